@@ -1,0 +1,59 @@
+// What execute() returns, and what it throws when the job fails.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tidemark {
+
+/// Records one operator received, summed over its subtasks.
+struct OperatorMetrics {
+  std::string name;
+  int parallelism = 1;
+  std::uint64_t records_in = 0;
+};
+
+class JobExecutionResult {
+ public:
+  JobExecutionResult(std::string job_name, std::chrono::nanoseconds net_runtime,
+                     std::vector<OperatorMetrics> operators)
+      : job_name_(std::move(job_name)), net_runtime_(net_runtime), operators_(std::move(operators)) {}
+
+  const std::string& getJobName() const { return job_name_; }
+  /// Wall time from the start of the first task to the end of the last.
+  std::chrono::nanoseconds getNetRuntime() const { return net_runtime_; }
+  std::int64_t getNetRuntimeMillis() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(net_runtime_).count();
+  }
+  const std::vector<OperatorMetrics>& getOperatorMetrics() const { return operators_; }
+  /// Records received by the operator named `name` (0 if there is none).
+  std::uint64_t recordsIn(const std::string& name) const {
+    for (const auto& op : operators_) {
+      if (op.name == name) return op.records_in;
+    }
+    return 0;
+  }
+
+ private:
+  std::string job_name_;
+  std::chrono::nanoseconds net_runtime_;
+  std::vector<OperatorMetrics> operators_;
+};
+
+/// The job failed: the message names the operator, the subtask and the
+/// element (or event) being processed, then the original error.
+class JobExecutionException : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The program built an invalid job graph; the message lists every problem.
+class InvalidProgramException : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+}  // namespace tidemark

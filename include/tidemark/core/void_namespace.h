@@ -1,0 +1,15 @@
+// The namespace of state and timers that belong to a key only (not to a window).
+#pragma once
+
+namespace tidemark {
+
+/// The single namespace value used by process functions; windows use the window.
+struct VoidNamespace {
+  friend bool operator==(const VoidNamespace&, const VoidNamespace&) = default;
+  template <class H>
+  friend H AbslHashValue(H h, const VoidNamespace&) {
+    return h;
+  }
+};
+
+}  // namespace tidemark

@@ -1,0 +1,77 @@
+// KeyedProcessFunction: per-key logic with keyed state and timers.
+//
+// The runtime sets the current key before every processElement and onTimer
+// call; state and timers are scoped to it. onTimer runs when the watermark
+// passes an event-time timer (before that watermark goes downstream) or when
+// processing time reaches a processing-time timer. Results emitted in onTimer
+// carry the timer's timestamp (event time) or none (processing time).
+//
+// Example (count per key, report 10 s after the last element):
+//   class CountWithTimeout : public tidemark::KeyedProcessFunction<std::string, Event, std::string> {
+//    public:
+//     void open() override { count_ = &getRuntimeContext().getState(tidemark::ValueStateDescriptor<int64_t>("n", 0)); }
+//     void processElement(const Event& e, Context& ctx, tidemark::Collector<std::string>& out) override {
+//       count_->update(count_->value().value_or(0) + 1);
+//       ctx.timerService().registerEventTimeTimer(*ctx.timestamp() + 10000);
+//     }
+//     void onTimer(tidemark::Timestamp t, OnTimerContext& ctx, tidemark::Collector<std::string>& out) override {
+//       out.collect(ctx.getCurrentKey() + ": " + std::to_string(*count_->value()));
+//     }
+//    private:
+//     tidemark::ValueState<int64_t>* count_ = nullptr;
+//   };
+#pragma once
+
+#include "tidemark/functions/collector.h"
+#include "tidemark/functions/process_context.h"
+#include "tidemark/functions/runtime_context.h"
+
+namespace tidemark {
+
+template <class K, class IN, class OUT>
+class KeyedProcessFunction {
+ public:
+  using KeyType = K;
+  using InputType = IN;
+  using OutputType = OUT;
+
+  class Context : public ProcessContext {
+   public:
+    Context(internal::OperatorBase& op, TimerService& timers, const K* const& current_key)
+        : ProcessContext(op, timers), current_key_(current_key) {}
+    const K& getCurrentKey() const { return *current_key_; }
+
+   private:
+    const K* const& current_key_;
+  };
+
+  class OnTimerContext : public Context {
+   public:
+    using Context::Context;
+    TimeDomain timeDomain() const { return time_domain_; }
+    /// Runtime use.
+    void setTimeDomain(TimeDomain domain) { time_domain_ = domain; }
+
+   private:
+    TimeDomain time_domain_ = TimeDomain::EVENT_TIME;
+  };
+
+  virtual ~KeyedProcessFunction() = default;
+  virtual void open() {}
+  virtual void close() {}
+  virtual void processElement(const IN& value, Context& ctx, Collector<OUT>& out) = 0;
+  virtual void onTimer(Timestamp timestamp, OnTimerContext& ctx, Collector<OUT>& out) {
+    (void)timestamp;
+    (void)ctx;
+    (void)out;
+  }
+
+  KeyedRuntimeContext<K>& getRuntimeContext() { return *runtime_context_; }
+  /// Runtime use: called before open().
+  void setRuntimeContext(KeyedRuntimeContext<K>* context) { runtime_context_ = context; }
+
+ private:
+  KeyedRuntimeContext<K>* runtime_context_ = nullptr;
+};
+
+}  // namespace tidemark

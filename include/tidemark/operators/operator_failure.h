@@ -1,0 +1,28 @@
+// The exception that carries a user function's failure out of a task.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace tidemark::internal {
+
+/// Thrown when an operator's user code throws: the message names the operator,
+/// the subtask and the element being processed, then the original error.
+/// Wrapping happens once, at the innermost operator; outer operators of the
+/// same chain let it pass unchanged.
+class OperatorFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Thrown inside a task when the job was cancelled, to unwind user code
+/// (e.g. a source's run loop) quickly. Never reported as the job's failure.
+class TaskCancelled : public std::exception {
+ public:
+  const char* what() const noexcept override { return "task cancelled"; }
+};
+
+/// Build the OperatorFailure message for the exception being handled.
+std::string describeFailure(const std::string& operator_description, const std::string& what_was_processed);
+
+}  // namespace tidemark::internal

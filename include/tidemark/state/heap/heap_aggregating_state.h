@@ -1,0 +1,83 @@
+// AggregatingState kept in memory, per (key, namespace), for the heap keyed
+// state backend; it stores the accumulator (ACC), not the result.
+//
+// Contract: as AggregatingState, plus mergeNamespaces() for merging windows.
+// Obtained from HeapKeyedStateBackend, never constructed by user code.
+//
+// Example:
+//   InternalAggregatingState<long, TimeWindow, long, std::pair<long, long>, double>& avg =
+//       backend.getPartitionedState<TimeWindow>(AggregatingStateDescriptor<long, std::pair<long, long>, double>(
+//           "avg", std::make_shared<Average>()));
+//   avg.setCurrentNamespace(window);
+//   avg.add(42);
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "tidemark/functions/aggregate_function.h"
+#include "tidemark/state/aggregating_state.h"
+#include "tidemark/state/heap/state_table.h"
+#include "tidemark/state/state_descriptor.h"
+
+namespace tidemark::internal {
+
+template <class K, class N, class IN, class ACC, class OUT>
+class HeapAggregatingState final : public AggregatingState<IN, OUT>, public HeapStateBase<K, N, ACC> {
+ public:
+  HeapAggregatingState(const AggregatingStateDescriptor<IN, ACC, OUT>& descriptor,
+                       const CurrentKeyContext<K>& context, int num_key_groups)
+      : HeapStateBase<K, N, ACC>(descriptor.getName(), context, num_key_groups),
+        function_(descriptor.getAggregateFunction()) {}
+
+  std::optional<OUT> get() const override {
+    if (const ACC* accumulator = this->table_.find(this->table_.currentNamespace())) {
+      return function_->getResult(*accumulator);
+    }
+    return std::nullopt;
+  }
+
+  void add(const IN& value) override {
+    const N& ns = this->table_.currentNamespace();
+    if (ACC* accumulator = this->table_.find(ns)) {
+      *accumulator = function_->add(value, std::move(*accumulator));
+    } else {
+      this->table_.put(ns, function_->add(value, function_->createAccumulator()));
+    }
+  }
+
+  void clear() override { this->table_.erase(this->table_.currentNamespace()); }
+
+  /// For the current key: merge target's accumulator, then each source's in
+  /// order, into target, and remove the sources. A source equal to target is skipped.
+  void mergeNamespaces(const N& target, const std::vector<N>& sources) {
+    std::optional<ACC> merged = this->table_.take(target);
+    for (const N& source : sources) {
+      if (source == target) {
+        continue;
+      }
+      if (std::optional<ACC> accumulator = this->table_.take(source)) {
+        if (merged) {
+          *merged = function_->merge(std::move(*merged), std::move(*accumulator));
+        } else {
+          merged = std::move(accumulator);
+        }
+      }
+    }
+    if (merged) {
+      this->table_.put(target, std::move(*merged));
+    }
+  }
+
+ private:
+  std::shared_ptr<AggregateFunction<IN, ACC, OUT>> function_;
+};
+
+/// The name operators use, so that a second backend can make it an interface
+/// without touching them.
+template <class K, class N, class IN, class ACC, class OUT>
+using InternalAggregatingState = HeapAggregatingState<K, N, IN, ACC, OUT>;
+
+}  // namespace tidemark::internal

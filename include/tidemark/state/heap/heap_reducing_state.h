@@ -1,0 +1,79 @@
+// ReducingState kept in memory, per (key, namespace), for the heap keyed state backend.
+//
+// Contract: as ReducingState, plus mergeNamespaces() for merging windows.
+// Obtained from HeapKeyedStateBackend, never constructed by user code.
+//
+// Example:
+//   InternalReducingState<long, TimeWindow, long>& sum = backend.getPartitionedState<TimeWindow>(
+//       ReducingStateDescriptor<long>("sum", [](const long& a, const long& b) { return a + b; }));
+//   sum.setCurrentNamespace(window);
+//   sum.add(3);
+#pragma once
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "tidemark/state/heap/state_table.h"
+#include "tidemark/state/reducing_state.h"
+#include "tidemark/state/state_descriptor.h"
+
+namespace tidemark::internal {
+
+template <class K, class N, class V>
+class HeapReducingState final : public ReducingState<V>, public HeapStateBase<K, N, V> {
+ public:
+  HeapReducingState(const ReducingStateDescriptor<V>& descriptor, const CurrentKeyContext<K>& context,
+                    int num_key_groups)
+      : HeapStateBase<K, N, V>(descriptor.getName(), context, num_key_groups),
+        reduce_function_(descriptor.getReduceFunction()) {}
+
+  std::optional<V> get() const override {
+    if (const V* stored = this->table_.find(this->table_.currentNamespace())) {
+      return *stored;
+    }
+    return std::nullopt;
+  }
+
+  void add(V value) override {
+    const N& ns = this->table_.currentNamespace();
+    if (V* stored = this->table_.find(ns)) {
+      *stored = reduce_function_(*stored, value);
+    } else {
+      this->table_.put(ns, std::move(value));
+    }
+  }
+
+  void clear() override { this->table_.erase(this->table_.currentNamespace()); }
+
+  /// For the current key: fold target's value, then each source's value in
+  /// order, into target, and remove the sources. A source equal to target is skipped.
+  void mergeNamespaces(const N& target, const std::vector<N>& sources) {
+    std::optional<V> merged = this->table_.take(target);
+    for (const N& source : sources) {
+      if (source == target) {
+        continue;
+      }
+      if (std::optional<V> value = this->table_.take(source)) {
+        if (merged) {
+          *merged = reduce_function_(*merged, *value);
+        } else {
+          merged = std::move(value);
+        }
+      }
+    }
+    if (merged) {
+      this->table_.put(target, std::move(*merged));
+    }
+  }
+
+ private:
+  typename ReducingStateDescriptor<V>::ReduceFunction reduce_function_;
+};
+
+/// The name operators use, so that a second backend can make it an interface
+/// without touching them.
+template <class K, class N, class V>
+using InternalReducingState = HeapReducingState<K, N, V>;
+
+}  // namespace tidemark::internal

@@ -1,0 +1,274 @@
+// The storage under every heap keyed state: for one state, one hash map per
+// key group from (key, namespace) to the stored value, plus what all heap
+// states share (the current namespace and size accounting).
+//
+// Contract:
+// - Operations without a key argument act on the backend's current key,
+//   read from the CurrentKeyContext the backend owns; using a table before
+//   the backend has a current key throws std::logic_error naming the state.
+// - Looking up the current key's entry is one vector index (the key group)
+//   plus one hash lookup, and it does not copy the key: the map is probed
+//   with a (pointer, pointer) view of the current key and namespace.
+// - A stored entry is removed as soon as the state it holds is cleared, so
+//   size() counts live entries and returns to zero when every key is cleared.
+// - Iteration visits key groups in ascending order; order inside a key group
+//   is unspecified and may differ between processes (absl hashes are seeded
+//   per process), so anything that must be deterministic sorts.
+// - Not thread-safe: one task thread owns the backend and all its tables.
+//
+// Example (what HeapValueState does):
+//   StateTable<std::string, VoidNamespace, long> table("count", context, range.size());
+//   table.put(VoidNamespace{}, 1);                  // for context.key
+//   const long* stored = table.find(VoidNamespace{});
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
+#include "tidemark/core/key_group.h"
+#include "tidemark/core/void_namespace.h"
+
+namespace tidemark::internal {
+
+/// The backend's current key, shared (read-only) with every state table.
+template <class K>
+struct CurrentKeyContext {
+  std::optional<K> key;
+  /// key group - range.start; -1 until a key is set.
+  int key_group_index = -1;
+};
+
+template <class T>
+concept AbslHashable = std::is_default_constructible_v<absl::Hash<T>>;
+
+/// In-memory hash of a key or namespace part. Prefers absl (fast, but seeded
+/// per process) and falls back to the stable key hash for user key types that
+/// only opted into key groups.
+template <class T>
+std::size_t hashStatePart(const T& value) {
+  if constexpr (AbslHashable<T>) {
+    return absl::Hash<T>{}(value);
+  } else {
+    static_assert(StablyHashable<T>, "state keys and namespaces need AbslHashValue or a stable key hash");
+    return static_cast<std::size_t>(stableKeyHash(value));
+  }
+}
+
+template <class K, class N>
+std::size_t hashStateKey(const K& key, const N& ns) {
+  if constexpr (AbslHashable<K> && AbslHashable<N>) {
+    return absl::HashOf(key, ns);
+  } else {
+    return absl::HashOf(hashStatePart(key), hashStatePart(ns));
+  }
+}
+
+/// A stored map key.
+template <class K, class N>
+struct StateKey {
+  K key;
+  [[no_unique_address]] N ns;
+};
+
+/// A probe for the map that borrows the key and namespace instead of copying them.
+template <class K, class N>
+struct StateKeyRef {
+  const K* key;
+  const N* ns;
+};
+
+template <class K, class N>
+struct StateKeyHash {
+  using is_transparent = void;
+  std::size_t operator()(const StateKey<K, N>& k) const { return hashStateKey(k.key, k.ns); }
+  std::size_t operator()(const StateKeyRef<K, N>& k) const { return hashStateKey(*k.key, *k.ns); }
+};
+
+template <class K, class N>
+struct StateKeyEq {
+  using is_transparent = void;
+
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    return keyOf(a) == keyOf(b) && nsOf(a) == nsOf(b);
+  }
+
+ private:
+  static const K& keyOf(const StateKey<K, N>& k) { return k.key; }
+  static const K& keyOf(const StateKeyRef<K, N>& k) { return *k.key; }
+  static const N& nsOf(const StateKey<K, N>& k) { return k.ns; }
+  static const N& nsOf(const StateKeyRef<K, N>& k) { return *k.ns; }
+};
+
+template <class K, class N, class S>
+class StateTable {
+ public:
+  using Map = absl::flat_hash_map<StateKey<K, N>, S, StateKeyHash<K, N>, StateKeyEq<K, N>>;
+
+  StateTable(std::string name, const CurrentKeyContext<K>& context, int num_key_groups)
+      : name_(std::move(name)), context_(&context), maps_(static_cast<std::size_t>(num_key_groups)) {
+    if constexpr (std::is_same_v<N, VoidNamespace>) {
+      current_namespace_.emplace();
+    }
+  }
+
+  const std::string& name() const { return name_; }
+
+  void setCurrentNamespace(const N& ns) { current_namespace_ = ns; }
+
+  /// Throws std::logic_error if no namespace was set (only VoidNamespace has one from the start).
+  const N& currentNamespace() const {
+    if (!current_namespace_) {
+      throw std::logic_error("state '" + name_ + "' was accessed before setCurrentNamespace()");
+    }
+    return *current_namespace_;
+  }
+
+  /// The current key's value in `ns`, or nullptr.
+  const S* find(const N& ns) const {
+    const Map& map = currentMap();
+    auto it = map.find(probe(ns));
+    return it == map.end() ? nullptr : &it->second;
+  }
+  S* find(const N& ns) {
+    Map& map = currentMap();
+    auto it = map.find(probe(ns));
+    return it == map.end() ? nullptr : &it->second;
+  }
+
+  /// The current key's value in `ns`, created from make() if absent.
+  template <class Make>
+  S& findOrCreate(const N& ns, Make&& make) {
+    Map& map = currentMap();
+    auto it = map.lazy_emplace(probe(ns), [&](const typename Map::constructor& construct) {
+      construct(StateKey<K, N>{*context_->key, ns}, make());
+    });
+    return it->second;
+  }
+
+  /// Store `value` for the current key in `ns`, replacing any previous value.
+  void put(const N& ns, S value) {
+    Map& map = currentMap();
+    bool inserted = false;
+    auto it = map.lazy_emplace(probe(ns), [&](const typename Map::constructor& construct) {
+      inserted = true;
+      construct(StateKey<K, N>{*context_->key, ns}, std::move(value));
+    });
+    if (!inserted) {
+      it->second = std::move(value);
+    }
+  }
+
+  /// Remove the current key's value in `ns`; false if there was none.
+  bool erase(const N& ns) { return currentMap().erase(probe(ns)) > 0; }
+
+  /// Remove and return the current key's value in `ns`.
+  std::optional<S> take(const N& ns) {
+    Map& map = currentMap();
+    auto it = map.find(probe(ns));
+    if (it == map.end()) {
+      return std::nullopt;
+    }
+    std::optional<S> value(std::move(it->second));
+    map.erase(it);
+    return value;
+  }
+
+  /// Live entries over all keys and namespaces.
+  std::size_t size() const {
+    std::size_t total = 0;
+    for (const Map& map : maps_) {
+      total += map.size();
+    }
+    return total;
+  }
+
+  /// Distinct keys with at least one entry. O(entries) unless N is VoidNamespace.
+  std::size_t numKeys() const {
+    if constexpr (std::is_same_v<N, VoidNamespace>) {
+      return size();
+    } else {
+      struct KeyPtrHash {
+        std::size_t operator()(const K* k) const { return hashStatePart(*k); }
+      };
+      struct KeyPtrEq {
+        bool operator()(const K* a, const K* b) const { return *a == *b; }
+      };
+      // A key lives in exactly one key group, so distinct keys can be counted group by group.
+      absl::flat_hash_set<const K*, KeyPtrHash, KeyPtrEq> keys;
+      std::size_t total = 0;
+      for (const Map& map : maps_) {
+        keys.clear();
+        for (const auto& [state_key, value] : map) {
+          keys.insert(&state_key.key);
+        }
+        total += keys.size();
+      }
+      return total;
+    }
+  }
+
+  /// Call f(key, namespace, value) for every entry; see the file comment for the order.
+  template <class F>
+  void forEachEntry(F&& f) const {
+    for (const Map& map : maps_) {
+      for (const auto& [state_key, value] : map) {
+        f(state_key.key, state_key.ns, value);
+      }
+    }
+  }
+
+ private:
+  StateKeyRef<K, N> probe(const N& ns) const { return StateKeyRef<K, N>{&*context_->key, &ns}; }
+
+  const Map& currentMap() const {
+    if (context_->key_group_index < 0) {
+      throw std::logic_error("state '" + name_ + "' was accessed before a current key was set");
+    }
+    return maps_[static_cast<std::size_t>(context_->key_group_index)];
+  }
+  Map& currentMap() { return const_cast<Map&>(std::as_const(*this).currentMap()); }
+
+  std::string name_;
+  const CurrentKeyContext<K>* context_;
+  std::optional<N> current_namespace_;
+  std::vector<Map> maps_;
+};
+
+/// What every heap state has besides its public interface: the namespace it
+/// currently reads and writes, and read-only access to its table for metrics
+/// and (later) snapshots.
+template <class K, class N, class S>
+class HeapStateBase {
+ public:
+  HeapStateBase(std::string name, const CurrentKeyContext<K>& context, int num_key_groups)
+      : table_(std::move(name), context, num_key_groups) {}
+
+  const std::string& getName() const { return table_.name(); }
+
+  /// Window operators point the state at a window before each access.
+  void setCurrentNamespace(const N& ns) { table_.setCurrentNamespace(ns); }
+  const N& getCurrentNamespace() const { return table_.currentNamespace(); }
+
+  std::size_t numEntries() const { return table_.size(); }
+  std::size_t numKeys() const { return table_.numKeys(); }
+
+  /// f(const K& key, const N& ns, const S& stored) for every entry.
+  template <class F>
+  void forEachEntry(F&& f) const {
+    table_.forEachEntry(std::forward<F>(f));
+  }
+
+ protected:
+  StateTable<K, N, S> table_;
+};
+
+}  // namespace tidemark::internal

@@ -1,0 +1,63 @@
+#include "tidemark/api/stream_execution_environment.h"
+
+#include <stdexcept>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "tidemark/runtime/job_runner.h"
+
+namespace tidemark {
+
+ExecutionConfig& ExecutionConfig::setAutoWatermarkInterval(Duration millis) {
+  if (millis < 0) throw std::invalid_argument(fmt::format("auto watermark interval {} ms is negative", millis));
+  auto_watermark_interval_ = millis;
+  return *this;
+}
+
+StreamExecutionEnvironment::StreamExecutionEnvironment() : graph_(std::make_shared<internal::StreamGraph>()) {}
+
+StreamExecutionEnvironment StreamExecutionEnvironment::getExecutionEnvironment() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return createLocalEnvironment(cores == 0 ? 1 : static_cast<int>(cores));
+}
+
+StreamExecutionEnvironment StreamExecutionEnvironment::createLocalEnvironment(int parallelism) {
+  StreamExecutionEnvironment env;
+  env.setParallelism(parallelism);
+  return env;
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::setParallelism(int parallelism) {
+  if (parallelism < 1) throw std::invalid_argument(fmt::format("parallelism {} must be at least 1", parallelism));
+  settings_.parallelism = parallelism;
+  return *this;
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::setMaxParallelism(int max_parallelism) {
+  if (max_parallelism < 1 || max_parallelism > kUpperBoundMaxParallelism) {
+    throw std::invalid_argument(
+        fmt::format("max parallelism {} is not in [1, {}]", max_parallelism, kUpperBoundMaxParallelism));
+  }
+  settings_.max_parallelism = max_parallelism;
+  return *this;
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::setBufferTimeout(Duration millis) {
+  if (millis < -1) throw std::invalid_argument(fmt::format("buffer timeout {} ms must be -1, 0 or positive", millis));
+  settings_.buffer_timeout = millis;
+  return *this;
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::enableSimulatedTime(Timestamp start_instant) {
+  settings_.simulated_start = start_instant;
+  return *this;
+}
+
+JobExecutionResult StreamExecutionEnvironment::execute(const std::string& job_name) {
+  internal::ExecutionSettings settings = settings_;
+  settings.auto_watermark_interval = config_.getAutoWatermarkInterval();
+  return internal::runJob(*graph_, settings, job_name);
+}
+
+}  // namespace tidemark
