@@ -2,6 +2,7 @@
 // for the whole public API.
 #pragma once
 
+#include "tidemark/api/connected_streams.h"
 #include "tidemark/api/data_stream.h"
 #include "tidemark/api/job_execution_result.h"
 #include "tidemark/api/keyed_stream.h"

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "tidemark/connectors/socket_text_source.h"
+#include "tidemark/connectors/text_file_source.h"
 #include "tidemark/runtime/job_runner.h"
 
 namespace tidemark {
@@ -52,6 +54,17 @@ StreamExecutionEnvironment& StreamExecutionEnvironment::setBufferTimeout(Duratio
 StreamExecutionEnvironment& StreamExecutionEnvironment::enableSimulatedTime(Timestamp start_instant) {
   settings_.simulated_start = start_instant;
   return *this;
+}
+
+DataStreamSource<std::string> StreamExecutionEnvironment::socketTextStream(const std::string& host, int port,
+                                                                           char delimiter) {
+  // The source's constructor rejects a bad port now, while the job is defined,
+  // instead of when it runs.
+  return addSource(SocketTextSource(host, port, delimiter), "Socket Stream");
+}
+
+DataStreamSource<std::string> StreamExecutionEnvironment::readTextFile(const std::string& path) {
+  return addSource(TextFileSource(path), "Text File Source");
 }
 
 JobExecutionResult StreamExecutionEnvironment::execute(const std::string& job_name) {

@@ -301,3 +301,4 @@ std::shared_ptr<CollectedRecords<T>> DataStream<T>::collectToMemory() const {
 }  // namespace tidemark
 
 #include "tidemark/api/keyed_stream.h"
+#include "tidemark/api/connected_streams.h"

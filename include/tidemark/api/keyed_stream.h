@@ -20,10 +20,14 @@
 
 #include "tidemark/api/data_stream.h"
 #include "tidemark/functions/keyed_process_function.h"
+#include "tidemark/operators/keyed_aggregation_operator.h"
 #include "tidemark/operators/keyed_process_operator.h"
 #include "tidemark/operators/reduce_operator.h"
 
 namespace tidemark {
+
+template <class K, class A, class B>
+class KeyedConnectedStreams;
 
 namespace internal {
 template <class K, class IN, class OUT, class F>
@@ -81,7 +85,95 @@ class KeyedStream : public DataStream<T> {
     });
   }
 
+  // Rolling aggregations per key (see operators/keyed_aggregation_operator.h
+  // for what the emitted element holds). The field is a pointer to a data
+  // member (`sum(&Order::amount)`) or, on tuple and pair streams, a position
+  // (`sum<1>()`).
+
+  /// Emit the key's first element with `field` replaced by the running sum.
+  template <class F>
+    requires std::is_member_object_pointer_v<F T::*>
+  SingleOutputStreamOperator<T> sum(F T::*field) const {
+    return aggregate(internal::SumAggregator<T, internal::MemberField<T, F>>(internal::MemberField<T, F>(field)));
+  }
+  template <std::size_t I>
+    requires internal::TupleLike<T>
+  SingleOutputStreamOperator<T> sum() const {
+    return aggregate(internal::SumAggregator<T, internal::PositionField<T, I>>({}));
+  }
+
+  /// Emit the key's first element with `field` replaced by the running minimum.
+  template <class F>
+    requires std::is_member_object_pointer_v<F T::*>
+  SingleOutputStreamOperator<T> min(F T::*field) const {
+    return compare(internal::ComparisonType::MIN, internal::MemberField<T, F>(field), true);
+  }
+  template <std::size_t I>
+    requires internal::TupleLike<T>
+  SingleOutputStreamOperator<T> min() const {
+    return compare(internal::ComparisonType::MIN, internal::PositionField<T, I>{}, true);
+  }
+
+  /// Emit the key's first element with `field` replaced by the running maximum.
+  template <class F>
+    requires std::is_member_object_pointer_v<F T::*>
+  SingleOutputStreamOperator<T> max(F T::*field) const {
+    return compare(internal::ComparisonType::MAX, internal::MemberField<T, F>(field), true);
+  }
+  template <std::size_t I>
+    requires internal::TupleLike<T>
+  SingleOutputStreamOperator<T> max() const {
+    return compare(internal::ComparisonType::MAX, internal::PositionField<T, I>{}, true);
+  }
+
+  /// Emit the element with the smallest `field` so far; on ties the first
+  /// seen (`first = true`) or the latest.
+  template <class F>
+    requires std::is_member_object_pointer_v<F T::*>
+  SingleOutputStreamOperator<T> minBy(F T::*field, bool first = true) const {
+    return compare(internal::ComparisonType::MIN_BY, internal::MemberField<T, F>(field), first);
+  }
+  template <std::size_t I>
+    requires internal::TupleLike<T>
+  SingleOutputStreamOperator<T> minBy(bool first = true) const {
+    return compare(internal::ComparisonType::MIN_BY, internal::PositionField<T, I>{}, first);
+  }
+
+  /// Emit the element with the largest `field` so far; on ties the first
+  /// seen (`first = true`) or the latest.
+  template <class F>
+    requires std::is_member_object_pointer_v<F T::*>
+  SingleOutputStreamOperator<T> maxBy(F T::*field, bool first = true) const {
+    return compare(internal::ComparisonType::MAX_BY, internal::MemberField<T, F>(field), first);
+  }
+  template <std::size_t I>
+    requires internal::TupleLike<T>
+  SingleOutputStreamOperator<T> maxBy(bool first = true) const {
+    return compare(internal::ComparisonType::MAX_BY, internal::PositionField<T, I>{}, first);
+  }
+
+  /// Connect to another stream keyed by the same key type: both inputs of the
+  /// resulting operator see the same keys, state and timers.
+  template <class U>
+  KeyedConnectedStreams<K, T, U> connect(const KeyedStream<K, U>& other) const {
+    return KeyedConnectedStreams<K, T, U>(*this, other);
+  }
+  using DataStream<T>::connect;
+
  private:
+  template <class Aggregator>
+  SingleOutputStreamOperator<T> aggregate(Aggregator aggregator) const {
+    auto selector = key_selector_;
+    return this->template addOneInput<T>("Keyed Aggregation", [aggregator, selector]() {
+      return std::make_unique<internal::KeyedAggregationOperator<K, T, KeySelectorFunction, Aggregator>>(selector,
+                                                                                                        aggregator);
+    });
+  }
+  template <class Field>
+  SingleOutputStreamOperator<T> compare(internal::ComparisonType type, Field field, bool first) const {
+    return aggregate(internal::ComparableAggregator<T, Field>(type, std::move(field), first));
+  }
+
   KeySelectorFunction key_selector_;
 };
 

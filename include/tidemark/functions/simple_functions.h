@@ -6,6 +6,8 @@
 // are copied once per parallel subtask.
 #pragma once
 
+#include <utility>
+
 #include "tidemark/functions/collector.h"
 
 namespace tidemark {

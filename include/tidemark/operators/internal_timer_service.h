@@ -33,6 +33,7 @@
 namespace tidemark::internal {
 
 /// Receives fired timers; implemented by the operator that owns the service.
+/// The entry lives only for the duration of the call.
 template <class K, class N>
 class TimerTarget {
  public:

@@ -40,6 +40,12 @@
 //   memory     one slot per timer plus a hash-set slot (~4-8 bytes) for timers
 //              in buckets beyond kLinearScanLimit; retired buckets keep their
 //              capacity unless it exceeds kMaxRetainedSlots.
+// The worst case is every timer on its own timestamp: then each timer pays for
+// a whole bucket (~200 bytes, a few extra cache misses) on top of a heap item,
+// and the queue runs at roughly half the speed of a plain binary heap with a
+// dedup set (measured at 10^6 pending timers). From about ten timers per
+// timestamp on it is faster than that, and about ten times faster at a
+// thousand per timestamp.
 // Timers added while a bucket is being drained are appended behind its cursor
 // (same timestamp: they fire in the same loop) or become the new heap top
 // (earlier timestamp), so callers can add from inside a firing loop.

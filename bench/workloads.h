@@ -1,0 +1,43 @@
+// The benchmark workloads as plain functions that build and run a tidemark
+// job: shared by tidemark-bench and the checksum test. Nothing here depends on
+// the allocation counter (alloc_counter.cc), which only the benchmark links.
+//
+// Example:
+//   tidemark::bench::WorkloadOptions options;
+//   options.records = 50'000;
+//   options.parallelism = 2;
+//   const auto* workload = tidemark::bench::findWorkload("map-keyby-reduce");
+//   tidemark::bench::WorkloadResult result = workload->run(options);
+#pragma once
+
+#include <array>
+#include <string_view>
+
+#include "keyed_timers.h"
+#include "map_keyby_reduce.h"
+#include "source_only.h"
+#include "workload_common.h"
+
+namespace tidemark::bench {
+
+struct Workload {
+  std::string_view name;
+  std::string_view description;
+  WorkloadResult (*run)(const WorkloadOptions&);
+};
+
+inline constexpr std::array<Workload, 3> kWorkloads{{
+    {"source-only", "the generator source straight into a counting sink", &runSourceOnly},
+    {"map-keyby-reduce", "generator -> map -> keyBy -> reduce(sum) -> checksum sink", &runMapKeyByReduce},
+    {"keyed-timers", "generator -> keyBy -> one event-time timer per record, ~1M pending", &runKeyedTimers},
+}};
+
+/// The workload called `name`, or nullptr.
+inline const Workload* findWorkload(std::string_view name) {
+  for (const Workload& workload : kWorkloads) {
+    if (workload.name == name) return &workload;
+  }
+  return nullptr;
+}
+
+}  // namespace tidemark::bench

@@ -1,0 +1,85 @@
+// KeyedCoProcessFunction: per-key logic over two connected streams keyed the
+// same way, with keyed state and timers shared by both inputs.
+//
+// Both inputs are partitioned by key, so the elements of either input with
+// key k reach the same subtask, and the runtime sets the current key before
+// every processElement1, processElement2 and onTimer call. State created from
+// getRuntimeContext() is one store for both inputs: a value written while
+// processing input 1 is read back while processing input 2 for the same key.
+// Event time is the minimum of the two inputs' watermarks (SEMANTICS.md 2.3);
+// event-time timers fire when that combined watermark passes them, before it
+// goes downstream. Results emitted in onTimer carry the timer's timestamp
+// (event time) or none (processing time), as in KeyedProcessFunction.
+//
+// Example (Flink's classic: a control stream switches words on and off):
+//   class Gate : public tidemark::KeyedCoProcessFunction<std::string, std::string, bool, std::string> {
+//    public:
+//     void open() override { blocked_ = &getRuntimeContext().getState(tidemark::ValueStateDescriptor<bool>("b")); }
+//     void processElement1(const std::string& w, Context&, tidemark::Collector<std::string>& out) override {
+//       if (!blocked_->value().value_or(false)) out.collect(w);
+//     }
+//     void processElement2(const bool& block, Context&, tidemark::Collector<std::string>&) override {
+//       blocked_->update(block);
+//     }
+//    private:
+//     tidemark::ValueState<bool>* blocked_ = nullptr;
+//   };
+//   words.keyBy(identity).connect(control.keyBy(word_of)).process(Gate{});
+#pragma once
+
+#include "tidemark/functions/collector.h"
+#include "tidemark/functions/process_context.h"
+#include "tidemark/functions/runtime_context.h"
+#include "tidemark/functions/timer_service.h"
+
+namespace tidemark {
+
+template <class K, class IN1, class IN2, class OUT>
+class KeyedCoProcessFunction {
+ public:
+  using KeyType = K;
+  using FirstInputType = IN1;
+  using SecondInputType = IN2;
+  using OutputType = OUT;
+
+  class Context : public ProcessContext {
+   public:
+    Context(internal::OperatorBase& op, TimerService& timers, const K* const& current_key)
+        : ProcessContext(op, timers), current_key_(current_key) {}
+    const K& getCurrentKey() const { return *current_key_; }
+
+   private:
+    const K* const& current_key_;
+  };
+
+  class OnTimerContext : public Context {
+   public:
+    using Context::Context;
+    TimeDomain timeDomain() const { return time_domain_; }
+    /// Runtime use.
+    void setTimeDomain(TimeDomain domain) { time_domain_ = domain; }
+
+   private:
+    TimeDomain time_domain_ = TimeDomain::EVENT_TIME;
+  };
+
+  virtual ~KeyedCoProcessFunction() = default;
+  virtual void open() {}
+  virtual void close() {}
+  virtual void processElement1(const IN1& value, Context& ctx, Collector<OUT>& out) = 0;
+  virtual void processElement2(const IN2& value, Context& ctx, Collector<OUT>& out) = 0;
+  virtual void onTimer(Timestamp timestamp, OnTimerContext& ctx, Collector<OUT>& out) {
+    (void)timestamp;
+    (void)ctx;
+    (void)out;
+  }
+
+  KeyedRuntimeContext<K>& getRuntimeContext() { return *runtime_context_; }
+  /// Runtime use: called before open().
+  void setRuntimeContext(KeyedRuntimeContext<K>* context) { runtime_context_ = context; }
+
+ private:
+  KeyedRuntimeContext<K>* runtime_context_ = nullptr;
+};
+
+}  // namespace tidemark

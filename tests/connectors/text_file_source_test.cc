@@ -1,0 +1,118 @@
+// readTextFile, in real time and in simulated time (a file source never
+// waits, so it must behave the same in both).
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iterator>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tidemark/tidemark.h"
+
+namespace tidemark {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+class TextFileSourceTest : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    // Unique per process and test, so parallel ctest runs never share files.
+    std::string test_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(test_name.begin(), test_name.end(), '/', '-');
+    dir_ = std::filesystem::temp_directory_path() / fmt::format("tidemark-text-file-{}-{}", ::getpid(), test_name);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  std::string writeFile(const std::string& name, const std::string& content) const {
+    const std::filesystem::path path = dir_ / name;
+    std::ofstream file(path, std::ios::out | std::ios::binary | std::ios::trunc);
+    file << content;
+    file.close();
+    if (!file) throw std::runtime_error("cannot write " + path.string());
+    return path.string();
+  }
+
+  StreamExecutionEnvironment environment() const {
+    auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+    env.setParallelism(1);
+    if (GetParam()) env.enableSimulatedTime();
+    return env;
+  }
+
+  std::vector<std::string> readAll(const std::string& path) const {
+    auto env = environment();
+    auto out = env.readTextFile(path).collectToMemory();
+    env.execute("read text file");
+    return out->values();
+  }
+
+  std::string failureOf(const std::string& path) const {
+    auto env = environment();
+    env.readTextFile(path).collectToMemory();
+    try {
+      env.execute("read text file");
+    } catch (const JobExecutionException& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "the job did not fail";
+    return "";
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_P(TextFileSourceTest, LinesAreExact) {
+  const std::string path = writeFile("lines.txt", "first\nsecond line\r\n\n  spaced  \nlast");
+  EXPECT_THAT(readAll(path), ElementsAre("first", "second line", "", "  spaced  ", "last"));
+}
+
+TEST_P(TextFileSourceTest, TrailingNewlineAddsNoEmptyLine) {
+  const std::string path = writeFile("trailing.txt", "a\nb\n");
+  EXPECT_THAT(readAll(path), ElementsAre("a", "b"));
+}
+
+TEST_P(TextFileSourceTest, ManyLinesKeepTheirOrder) {
+  std::string content;
+  for (int i = 0; i < 10'000; ++i) fmt::format_to(std::back_inserter(content), "{}\n", i);
+  const std::string path = writeFile("many.txt", content);
+  const std::vector<std::string> lines = readAll(path);
+  ASSERT_EQ(lines.size(), 10'000u);
+  for (int i = 0; i < 10'000; ++i) ASSERT_EQ(lines[static_cast<std::size_t>(i)], std::to_string(i));
+}
+
+TEST_P(TextFileSourceTest, EmptyFileEmitsNothing) {
+  const std::string path = writeFile("empty.txt", "");
+  EXPECT_TRUE(readAll(path).empty());
+}
+
+TEST_P(TextFileSourceTest, MissingFileFailsTheJob) {
+  const std::string path = (dir_ / "no-such-file.txt").string();
+  const std::string message = failureOf(path);
+  EXPECT_THAT(message, HasSubstr(fmt::format("readTextFile({}): cannot open: No such file or directory", path)));
+  EXPECT_THAT(message, HasSubstr("Text File Source"));
+}
+
+TEST_P(TextFileSourceTest, DirectoryFailsTheJob) {
+  EXPECT_THAT(failureOf(dir_.string()), HasSubstr(fmt::format("readTextFile({}): cannot open: ", dir_.string())));
+}
+
+INSTANTIATE_TEST_SUITE_P(Time, TextFileSourceTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& param_info) {
+                           return param_info.param ? std::string("Simulated") : std::string("Real");
+                         });
+
+}  // namespace
+}  // namespace tidemark

@@ -1,0 +1,56 @@
+// The seed scenarios: each example program, run in simulated time, prints
+// exactly the lines the scenario specifies (tests/data/scenarios/*.out).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/run_program.h"
+
+namespace tidemark {
+namespace {
+
+using testing_support::examplePath;
+using testing_support::readFile;
+using testing_support::runProgram;
+using testing_support::testDataPath;
+
+struct Scenario {
+  std::string name;
+  std::string program;
+  std::vector<std::string> args;
+};
+
+class ScenarioTest : public ::testing::TestWithParam<Scenario> {};
+
+TEST_P(ScenarioTest, PrintsExactlyTheExpectedLines) {
+  const Scenario& s = GetParam();
+  const auto result = runProgram(examplePath(s.program), s.args);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, readFile(testDataPath("scenarios/" + s.name + ".out")));
+}
+
+TEST_P(ScenarioTest, IsByteIdenticalRunAfterRun) {
+  const Scenario& s = GetParam();
+  const auto first = runProgram(examplePath(s.program), s.args);
+  const auto second = runProgram(examplePath(s.program), s.args);
+  EXPECT_EQ(first.out, second.out);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Seed, ScenarioTest,
+    ::testing::Values(Scenario{"s1a", "s1_event_time_timers", {"--simulated", "--variant", "a"}},
+                      Scenario{"s1b", "s1_event_time_timers", {"--simulated", "--variant", "b"}},
+                      Scenario{"s2", "s2_union_watermarks", {"--simulated"}},
+                      Scenario{"s2b", "s2_union_watermarks", {"--simulated", "--variant", "b"}}),
+    [](const ::testing::TestParamInfo<Scenario>& param_info) { return param_info.param.name; });
+
+TEST(ScenarioArguments, BadVariantIsRejectedWithTheAllowedValues) {
+  const auto result = runProgram(examplePath("s1_event_time_timers"), {"--simulated", "--variant", "c"});
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.err.find("--variant"), std::string::npos) << result.err;
+  EXPECT_EQ(result.out, "");
+}
+
+}  // namespace
+}  // namespace tidemark
