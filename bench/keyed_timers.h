@@ -10,7 +10,9 @@
 //
 // Watermarks come from the generator itself by default (one per millisecond
 // of event time, see GeneratorSource); WatermarkMode::kStrategy uses
-// forMonotonousTimestamps instead, for comparison.
+// forMonotonousTimestamps instead, for comparison. Either way the generator
+// subtasks stay within kMaxSourceDrift of each other in event time (see
+// EventTimeAlignment).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,10 @@
 namespace tidemark::bench {
 
 inline constexpr Duration kTimerDelay = 1000;
+/// How far (event time) a generator subtask may run ahead of the slowest:
+/// small against the 1000 ms the timers wait, so it adds at most 5% to the
+/// pending timers.
+inline constexpr Duration kMaxSourceDrift = 50;
 
 class FiredTimerCounter final : public KeyedProcessFunction<std::int64_t, Event, std::int64_t> {
  public:
@@ -52,8 +58,10 @@ inline WorkloadResult runKeyedTimers(const WorkloadOptions& options) {
   auto tally = std::make_shared<Tally>();
   auto env = StreamExecutionEnvironment::createLocalEnvironment(options.parallelism);
   const bool from_source = options.watermarks == WatermarkMode::kSource;
+  auto alignment = std::make_shared<EventTimeAlignment>(options.parallelism, kMaxSourceDrift);
   DataStream<Event> events = env.addSource(
-      GeneratorSource(options.records, options.records_per_milli, from_source, options.steady_hooks), "generator");
+      GeneratorSource(options.records, options.records_per_milli, from_source, options.steady_hooks, alignment),
+      "generator");
   if (!from_source) {
     events = events.assignTimestampsAndWatermarks(WatermarkStrategy<Event>::forMonotonousTimestamps());
   }

@@ -1,0 +1,32 @@
+// A one-connection TCP server on loopback that sends lines and closes, for
+// tests of socket sources. Binds 127.0.0.1 on a free port.
+#pragma once
+
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tidemark::testing_support {
+
+class LineServer {
+ public:
+  /// Listen now; once a client connects, send `lines` (each + '\n') and close.
+  explicit LineServer(std::vector<std::string> lines);
+  ~LineServer();
+  LineServer(const LineServer&) = delete;
+  LineServer& operator=(const LineServer&) = delete;
+
+  int port() const { return port_; }
+  /// Wait until the lines were sent (or the server gave up).
+  void join();
+
+ private:
+  int listen_fd_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+/// A loopback port nothing listens on (bound once, then released).
+int unusedLoopbackPort();
+
+}  // namespace tidemark::testing_support
