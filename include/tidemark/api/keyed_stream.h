@@ -91,9 +91,9 @@ class KeyedStream : public DataStream<T> {
   // (`sum<1>()`).
 
   /// Emit the key's first element with `field` replaced by the running sum.
-  template <class F>
-    requires std::is_member_object_pointer_v<F T::*>
-  SingleOutputStreamOperator<T> sum(F T::*field) const {
+  template <class F, class U = T>
+    requires std::is_class_v<U>
+  SingleOutputStreamOperator<T> sum(F U::*field) const {
     return aggregate(internal::SumAggregator<T, internal::MemberField<T, F>>(internal::MemberField<T, F>(field)));
   }
   template <std::size_t I>
@@ -103,9 +103,9 @@ class KeyedStream : public DataStream<T> {
   }
 
   /// Emit the key's first element with `field` replaced by the running minimum.
-  template <class F>
-    requires std::is_member_object_pointer_v<F T::*>
-  SingleOutputStreamOperator<T> min(F T::*field) const {
+  template <class F, class U = T>
+    requires std::is_class_v<U>
+  SingleOutputStreamOperator<T> min(F U::*field) const {
     return compare(internal::ComparisonType::MIN, internal::MemberField<T, F>(field), true);
   }
   template <std::size_t I>
@@ -115,9 +115,9 @@ class KeyedStream : public DataStream<T> {
   }
 
   /// Emit the key's first element with `field` replaced by the running maximum.
-  template <class F>
-    requires std::is_member_object_pointer_v<F T::*>
-  SingleOutputStreamOperator<T> max(F T::*field) const {
+  template <class F, class U = T>
+    requires std::is_class_v<U>
+  SingleOutputStreamOperator<T> max(F U::*field) const {
     return compare(internal::ComparisonType::MAX, internal::MemberField<T, F>(field), true);
   }
   template <std::size_t I>
@@ -128,9 +128,9 @@ class KeyedStream : public DataStream<T> {
 
   /// Emit the element with the smallest `field` so far; on ties the first
   /// seen (`first = true`) or the latest.
-  template <class F>
-    requires std::is_member_object_pointer_v<F T::*>
-  SingleOutputStreamOperator<T> minBy(F T::*field, bool first = true) const {
+  template <class F, class U = T>
+    requires std::is_class_v<U>
+  SingleOutputStreamOperator<T> minBy(F U::*field, bool first = true) const {
     return compare(internal::ComparisonType::MIN_BY, internal::MemberField<T, F>(field), first);
   }
   template <std::size_t I>
@@ -141,9 +141,9 @@ class KeyedStream : public DataStream<T> {
 
   /// Emit the element with the largest `field` so far; on ties the first
   /// seen (`first = true`) or the latest.
-  template <class F>
-    requires std::is_member_object_pointer_v<F T::*>
-  SingleOutputStreamOperator<T> maxBy(F T::*field, bool first = true) const {
+  template <class F, class U = T>
+    requires std::is_class_v<U>
+  SingleOutputStreamOperator<T> maxBy(F U::*field, bool first = true) const {
     return compare(internal::ComparisonType::MAX_BY, internal::MemberField<T, F>(field), first);
   }
   template <std::size_t I>
