@@ -77,8 +77,11 @@ class SourceContext {
     emit(record);
   }
 
-  /// Emit a watermark from the source itself.
+  /// Emit a watermark from the source itself. Like every watermark, it only
+  /// goes downstream when larger than the last one.
   void emitWatermark(Timestamp watermark) {
+    if (watermark <= last_watermark_) return;
+    last_watermark_ = watermark;
     reactivate();
     output_.emitWatermark(watermark);
   }
@@ -124,6 +127,7 @@ class SourceContext {
   int subtask_index_;
   int parallelism_;
   std::uint32_t since_tick_ = 0;
+  Timestamp last_watermark_ = kMinWatermark;
   bool idle_ = false;
 };
 
