@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 extern char** environ;
 
 namespace tidemark::testing_support {
@@ -20,14 +22,14 @@ std::string tempPath(const char* tag) {
   const int fd = ::mkstemp(name);
   if (fd < 0) throw std::runtime_error("mkstemp failed");
   ::close(fd);
-  return std::string(name) + "-" + tag;
+  return fmt::format("{}-{}", name, tag);
 }
 
 }  // namespace
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -48,7 +50,7 @@ ProgramResult runProgram(const std::string& program, const std::vector<std::stri
   pid_t pid = 0;
   const int spawn_error = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (spawn_error != 0) throw std::runtime_error("cannot start " + program);
+  if (spawn_error != 0) throw std::runtime_error(fmt::format("cannot start {}", program));
   int status = 0;
   ::waitpid(pid, &status, 0);
   ProgramResult result;
@@ -60,8 +62,8 @@ ProgramResult runProgram(const std::string& program, const std::vector<std::stri
   return result;
 }
 
-std::string examplePath(const std::string& name) { return std::string(TIDEMARK_EXAMPLES_DIR) + "/" + name; }
+std::string examplePath(const std::string& name) { return fmt::format("{}/{}", TIDEMARK_EXAMPLES_DIR, name); }
 
-std::string testDataPath(const std::string& name) { return std::string(TIDEMARK_TEST_DATA_DIR) + "/" + name; }
+std::string testDataPath(const std::string& name) { return fmt::format("{}/{}", TIDEMARK_TEST_DATA_DIR, name); }
 
 }  // namespace tidemark::testing_support
