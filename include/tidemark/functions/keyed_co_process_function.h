@@ -28,7 +28,7 @@
 #pragma once
 
 #include "tidemark/functions/collector.h"
-#include "tidemark/functions/process_context.h"
+#include "tidemark/functions/keyed_context.h"
 #include "tidemark/functions/runtime_context.h"
 #include "tidemark/functions/timer_service.h"
 
@@ -42,26 +42,8 @@ class KeyedCoProcessFunction {
   using SecondInputType = IN2;
   using OutputType = OUT;
 
-  class Context : public ProcessContext {
-   public:
-    Context(internal::OperatorBase& op, TimerService& timers, const K* const& current_key)
-        : ProcessContext(op, timers), current_key_(current_key) {}
-    const K& getCurrentKey() const { return *current_key_; }
-
-   private:
-    const K* const& current_key_;
-  };
-
-  class OnTimerContext : public Context {
-   public:
-    using Context::Context;
-    TimeDomain timeDomain() const { return time_domain_; }
-    /// Runtime use.
-    void setTimeDomain(TimeDomain domain) { time_domain_ = domain; }
-
-   private:
-    TimeDomain time_domain_ = TimeDomain::EVENT_TIME;
-  };
+  using Context = KeyedProcessContext<K>;
+  using OnTimerContext = KeyedOnTimerContext<K>;
 
   virtual ~KeyedCoProcessFunction() = default;
   virtual void open() {}

@@ -23,7 +23,7 @@
 #pragma once
 
 #include "tidemark/functions/collector.h"
-#include "tidemark/functions/process_context.h"
+#include "tidemark/functions/keyed_context.h"
 #include "tidemark/functions/runtime_context.h"
 
 namespace tidemark {
@@ -35,26 +35,8 @@ class KeyedProcessFunction {
   using InputType = IN;
   using OutputType = OUT;
 
-  class Context : public ProcessContext {
-   public:
-    Context(internal::OperatorBase& op, TimerService& timers, const K* const& current_key)
-        : ProcessContext(op, timers), current_key_(current_key) {}
-    const K& getCurrentKey() const { return *current_key_; }
-
-   private:
-    const K* const& current_key_;
-  };
-
-  class OnTimerContext : public Context {
-   public:
-    using Context::Context;
-    TimeDomain timeDomain() const { return time_domain_; }
-    /// Runtime use.
-    void setTimeDomain(TimeDomain domain) { time_domain_ = domain; }
-
-   private:
-    TimeDomain time_domain_ = TimeDomain::EVENT_TIME;
-  };
+  using Context = KeyedProcessContext<K>;
+  using OnTimerContext = KeyedOnTimerContext<K>;
 
   virtual ~KeyedProcessFunction() = default;
   virtual void open() {}
