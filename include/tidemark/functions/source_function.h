@@ -103,6 +103,8 @@ class SourceContext {
   Timestamp currentProcessingTime() const { return hooks_.currentProcessingTime(); }
   bool isCancelled() const { return hooks_.isCancelled(); }
   int getIndexOfThisSubtask() const { return subtask_index_; }
+  /// The last watermark this source emitted itself (kMinWatermark if none).
+  Timestamp lastEmittedWatermark() const { return last_watermark_; }
   int getNumberOfParallelSubtasks() const { return parallelism_; }
 
  private:

@@ -42,7 +42,8 @@ class SourceOperator final : public SourceOperatorBase {
     } catch (...) {
       throw OperatorFailure(describeFailure(context().description(), "its input"));
     }
-    emitWatermarkToAll(kMaxWatermark);
+    // A bounded input ends with MAX, unless the source already sent it.
+    if (ctx.lastEmittedWatermark() != kMaxWatermark) emitWatermarkToAll(kMaxWatermark);
   }
 
   void cancelSource() override { function_->cancel(); }
