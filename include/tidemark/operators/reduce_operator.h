@@ -5,6 +5,7 @@
 #include <memory>
 #include <utility>
 
+#include "tidemark/core/void_namespace.h"
 #include "tidemark/operators/stream_operator.h"
 #include "tidemark/state/heap/heap_keyed_state_backend.h"
 #include "tidemark/state/state_descriptor.h"
@@ -20,15 +21,18 @@ class KeyedReduceOperator final : public OneInputOperator<T, T> {
   void open() override {
     const auto& c = this->context();
     backend_ = std::make_unique<HeapKeyedStateBackend<K>>(c.key_group_range, c.max_parallelism);
-    state_ = &backend_->getState(ValueStateDescriptor<T>("_reduce_state"));
+    state_ = &backend_->template getPartitionedState<VoidNamespace>(ValueStateDescriptor<T>("_reduce_state"));
   }
 
   void processElement(StreamRecord<T>& record) override {
     backend_->setCurrentKey(key_selector_(std::as_const(record.value)));
-    std::optional<T> current = state_->value();
-    T result = current ? reducer_(std::as_const(*current), std::as_const(record.value)) : record.value;
-    state_->update(result);
-    StreamRecord<T> out{std::move(result), record.timestamp, record.has_timestamp};
+    bool first = false;
+    T& accumulated = state_->findOrCreate([&] {
+      first = true;
+      return record.value;
+    });
+    if (!first) accumulated = reducer_(std::as_const(accumulated), std::as_const(record.value));
+    StreamRecord<T> out{accumulated, record.timestamp, record.has_timestamp};
     this->output().collect(out);
   }
 
@@ -38,7 +42,7 @@ class KeyedReduceOperator final : public OneInputOperator<T, T> {
   KeySelector key_selector_;
   Reducer reducer_;
   std::unique_ptr<HeapKeyedStateBackend<K>> backend_;
-  ValueState<T>* state_ = nullptr;
+  InternalValueState<K, VoidNamespace, T>* state_ = nullptr;
 };
 
 }  // namespace tidemark::internal

@@ -37,6 +37,14 @@ class HeapValueState final : public ValueState<V>, public HeapStateBase<K, N, V>
 
   void update(V value) override { this->table_.put(this->table_.currentNamespace(), std::move(value)); }
 
+  /// The current key's value, created from `make()` when absent, in one
+  /// lookup and without a copy: for operators that read-modify-write state
+  /// per record, where value() + update() would probe the table twice.
+  template <class Make>
+  V& findOrCreate(Make&& make) {
+    return this->table_.findOrCreate(this->table_.currentNamespace(), std::forward<Make>(make));
+  }
+
   void clear() override { this->table_.erase(this->table_.currentNamespace()); }
 
  private:
