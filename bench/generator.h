@@ -52,15 +52,8 @@ struct Event {
   }
 };
 
-/// SplitMix64's finalizer: cheap, and every input bit reaches every output bit.
-constexpr std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
+/// Spreads every input bit over the output (the same mix the key groups use).
+constexpr std::uint64_t mix(std::uint64_t x) { return tidemark::internal::mix64(x); }
 
 constexpr std::int64_t keyOf(std::int64_t i) {
   return static_cast<std::int64_t>(mix(static_cast<std::uint64_t>(i)) % static_cast<std::uint64_t>(kNumKeys));

@@ -99,8 +99,7 @@ class CoProcessOperator final : public TwoInputOperator<IN1, IN2, OUT> {
   explicit CoProcessOperator(std::unique_ptr<Function> function) : function_(std::move(function)) {}
 
   void open() override {
-    const auto& c = this->context();
-    runtime_context_ = RuntimeContext(c.name, c.subtask_index, c.parallelism, c.max_parallelism);
+    runtime_context_ = this->context().runtimeContext();
     function_->setRuntimeContext(&runtime_context_);
     collector_.setOutput(&this->output());
     function_->open();

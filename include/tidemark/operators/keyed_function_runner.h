@@ -54,9 +54,7 @@ class KeyedFunctionRunner final : public TimerTarget<K, VoidNamespace> {
         timer_service_(timers_, current_key_),
         element_context_(op, timer_service_, current_key_),
         timer_context_(op, timer_service_, current_key_),
-        runtime_context_(RuntimeContext(op.context().name, op.context().subtask_index, op.context().parallelism,
-                                        op.context().max_parallelism),
-                         backend_),
+        runtime_context_(op.context().runtimeContext(), backend_),
         collector_(&output) {
     function_.setRuntimeContext(&runtime_context_);
     function_.open();

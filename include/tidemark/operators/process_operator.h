@@ -40,8 +40,7 @@ class ProcessOperator final : public OneInputOperator<IN, OUT> {
   explicit ProcessOperator(std::unique_ptr<ProcessFunction<IN, OUT>> function) : function_(std::move(function)) {}
 
   void open() override {
-    const auto& c = this->context();
-    runtime_context_ = RuntimeContext(c.name, c.subtask_index, c.parallelism, c.max_parallelism);
+    runtime_context_ = this->context().runtimeContext();
     function_->setRuntimeContext(&runtime_context_);
     collector_.setOutput(&this->output());
     function_->open();

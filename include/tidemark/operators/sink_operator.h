@@ -18,8 +18,7 @@ class SinkOperator final : public OneInputOperator<T, NoOutput> {
   explicit SinkOperator(std::unique_ptr<SinkFunction<T>> function) : function_(std::move(function)) {}
 
   void open() override {
-    const auto& c = this->context();
-    runtime_context_ = RuntimeContext(c.name, c.subtask_index, c.parallelism, c.max_parallelism);
+    runtime_context_ = this->context().runtimeContext();
     function_->setRuntimeContext(&runtime_context_);
     function_->open();
   }

@@ -26,6 +26,7 @@
 #include "tidemark/api/output_tag.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/time.h"
+#include "tidemark/functions/runtime_context.h"
 #include "tidemark/operators/output.h"
 #include "tidemark/runtime/processing_time_service.h"
 #include "tidemark/runtime/watermark_valve.h"
@@ -41,6 +42,9 @@ struct OperatorContext {
   KeyGroupRange key_group_range{0, kDefaultMaxParallelism - 1};
   Duration auto_watermark_interval = 200;
   ProcessingTimeService* time_service = nullptr;
+
+  /// What a user function may learn about where it runs.
+  RuntimeContext runtimeContext() const { return RuntimeContext(name, subtask_index, parallelism, max_parallelism); }
 
   /// "operator 'name' (subtask 1/2)": how errors name the operator.
   std::string description() const {
