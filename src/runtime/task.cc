@@ -50,13 +50,6 @@ InputProcessor::Result Task::processInput() {
   return all_ended ? InputProcessor::Result::ENDED : InputProcessor::Result::NOTHING_AVAILABLE;
 }
 
-bool Task::hasInputData() const {
-  for (const auto& input : inputs_) {
-    if (input->hasData()) return true;
-  }
-  return false;
-}
-
 void Task::finish() {
   for (auto& op : operators_) {
     try {

@@ -29,7 +29,6 @@ class InputProcessor {
   enum class Result { PROCESSED, NOTHING_AVAILABLE, ENDED };
   virtual ~InputProcessor() = default;
   virtual Result processOneBatch() = 0;
-  virtual bool hasData() const = 0;
   virtual bool ended() const = 0;
 };
 
@@ -58,13 +57,6 @@ class ChannelInputProcessor final : public InputProcessor {
       }
     }
     return ended() ? Result::ENDED : Result::NOTHING_AVAILABLE;
-  }
-
-  bool hasData() const override {
-    for (std::size_t c = 0; c < channels_.size(); ++c) {
-      if (!channel_ended_[c] && channels_[c]->hasData()) return true;
-    }
-    return false;
   }
 
   bool ended() const override { return ended_channels_ == channels_.size(); }

@@ -6,15 +6,11 @@
 // writer (every channel gets a copy).
 #pragma once
 
-#include <string_view>
-
 #include "tidemark/core/key_group.h"
 
 namespace tidemark::internal {
 
 enum class PartitionerKind { FORWARD, REBALANCE, KEY_GROUP, BROADCAST, GLOBAL };
-
-std::string_view partitionerName(PartitionerKind kind);
 
 /// Subtask i sends to subtask i: the only channel of a forward edge.
 struct ForwardPartitioner {

@@ -54,7 +54,6 @@ class Task {
   SourceOperatorBase& sourceOperator();
   /// Process at most one batch from the inputs (round robin over inputs).
   InputProcessor::Result processInput();
-  bool hasInputData() const;
   /// finish() every operator in chain order, then end every output channel.
   void finish();
   /// close() every opened operator; errors are swallowed (the job's first
