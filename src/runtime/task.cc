@@ -20,13 +20,8 @@ OperatorBase& Task::addOperator(std::unique_ptr<OperatorBase> op) {
 
 void Task::open() {
   for (; opened_ < operators_.size(); ++opened_) {
-    try {
-      operators_[opened_]->open();
-    } catch (const OperatorFailure&) {
-      throw;
-    } catch (...) {
-      throw OperatorFailure(describeFailure(operators_[opened_]->context().description(), "open()"));
-    }
+    OperatorBase& op = *operators_[opened_];
+    callNamingFailures(op.context().description(), [] { return std::string("open()"); }, [&] { op.open(); });
   }
 }
 
@@ -52,15 +47,8 @@ InputProcessor::Result Task::processInput() {
 
 void Task::finish() {
   for (auto& op : operators_) {
-    try {
-      op->finish();
-    } catch (const OperatorFailure&) {
-      throw;
-    } catch (const TaskCancelled&) {
-      throw;
-    } catch (...) {
-      throw OperatorFailure(describeFailure(op->context().description(), "the end of its input"));
-    }
+    callNamingFailures(
+        op->context().description(), [] { return std::string("the end of its input"); }, [&] { op->finish(); });
   }
   for (auto* writer : writers_) writer->sendEndOfInput();
   finished_ = true;

@@ -25,30 +25,21 @@
 
 #include "tidemark/functions/collector.h"
 #include "tidemark/functions/process_context.h"
+#include "tidemark/functions/rich_function.h"
 #include "tidemark/functions/runtime_context.h"
 
 namespace tidemark {
 
 template <class IN1, class IN2, class OUT>
-class CoProcessFunction {
+class CoProcessFunction : public RichFunction<RuntimeContext> {
  public:
   using FirstInputType = IN1;
   using SecondInputType = IN2;
   using OutputType = OUT;
   using Context = ProcessContext;
 
-  virtual ~CoProcessFunction() = default;
-  virtual void open() {}
-  virtual void close() {}
   virtual void processElement1(const IN1& value, Context& ctx, Collector<OUT>& out) = 0;
   virtual void processElement2(const IN2& value, Context& ctx, Collector<OUT>& out) = 0;
-
-  RuntimeContext& getRuntimeContext() { return *runtime_context_; }
-  /// Runtime use: called before open().
-  void setRuntimeContext(RuntimeContext* context) { runtime_context_ = context; }
-
- private:
-  RuntimeContext* runtime_context_ = nullptr;
 };
 
 }  // namespace tidemark

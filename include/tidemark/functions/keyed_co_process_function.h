@@ -29,13 +29,14 @@
 
 #include "tidemark/functions/collector.h"
 #include "tidemark/functions/keyed_context.h"
+#include "tidemark/functions/rich_function.h"
 #include "tidemark/functions/runtime_context.h"
 #include "tidemark/functions/timer_service.h"
 
 namespace tidemark {
 
 template <class K, class IN1, class IN2, class OUT>
-class KeyedCoProcessFunction {
+class KeyedCoProcessFunction : public RichFunction<KeyedRuntimeContext<K>> {
  public:
   using KeyType = K;
   using FirstInputType = IN1;
@@ -45,9 +46,6 @@ class KeyedCoProcessFunction {
   using Context = KeyedProcessContext<K>;
   using OnTimerContext = KeyedOnTimerContext<K>;
 
-  virtual ~KeyedCoProcessFunction() = default;
-  virtual void open() {}
-  virtual void close() {}
   virtual void processElement1(const IN1& value, Context& ctx, Collector<OUT>& out) = 0;
   virtual void processElement2(const IN2& value, Context& ctx, Collector<OUT>& out) = 0;
   virtual void onTimer(Timestamp timestamp, OnTimerContext& ctx, Collector<OUT>& out) {
@@ -55,13 +53,6 @@ class KeyedCoProcessFunction {
     (void)ctx;
     (void)out;
   }
-
-  KeyedRuntimeContext<K>& getRuntimeContext() { return *runtime_context_; }
-  /// Runtime use: called before open().
-  void setRuntimeContext(KeyedRuntimeContext<K>* context) { runtime_context_ = context; }
-
- private:
-  KeyedRuntimeContext<K>* runtime_context_ = nullptr;
 };
 
 }  // namespace tidemark

@@ -24,12 +24,13 @@
 
 #include "tidemark/functions/collector.h"
 #include "tidemark/functions/keyed_context.h"
+#include "tidemark/functions/rich_function.h"
 #include "tidemark/functions/runtime_context.h"
 
 namespace tidemark {
 
 template <class K, class IN, class OUT>
-class KeyedProcessFunction {
+class KeyedProcessFunction : public RichFunction<KeyedRuntimeContext<K>> {
  public:
   using KeyType = K;
   using InputType = IN;
@@ -38,22 +39,12 @@ class KeyedProcessFunction {
   using Context = KeyedProcessContext<K>;
   using OnTimerContext = KeyedOnTimerContext<K>;
 
-  virtual ~KeyedProcessFunction() = default;
-  virtual void open() {}
-  virtual void close() {}
   virtual void processElement(const IN& value, Context& ctx, Collector<OUT>& out) = 0;
   virtual void onTimer(Timestamp timestamp, OnTimerContext& ctx, Collector<OUT>& out) {
     (void)timestamp;
     (void)ctx;
     (void)out;
   }
-
-  KeyedRuntimeContext<K>& getRuntimeContext() { return *runtime_context_; }
-  /// Runtime use: called before open().
-  void setRuntimeContext(KeyedRuntimeContext<K>* context) { runtime_context_ = context; }
-
- private:
-  KeyedRuntimeContext<K>* runtime_context_ = nullptr;
 };
 
 }  // namespace tidemark

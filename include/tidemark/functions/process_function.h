@@ -17,28 +17,19 @@
 
 #include "tidemark/functions/collector.h"
 #include "tidemark/functions/process_context.h"
+#include "tidemark/functions/rich_function.h"
 #include "tidemark/functions/runtime_context.h"
 
 namespace tidemark {
 
 template <class IN, class OUT>
-class ProcessFunction {
+class ProcessFunction : public RichFunction<RuntimeContext> {
  public:
   using InputType = IN;
   using OutputType = OUT;
   using Context = ProcessContext;
 
-  virtual ~ProcessFunction() = default;
-  virtual void open() {}
-  virtual void close() {}
   virtual void processElement(const IN& value, Context& ctx, Collector<OUT>& out) = 0;
-
-  RuntimeContext& getRuntimeContext() { return *runtime_context_; }
-  /// Runtime use: called before open().
-  void setRuntimeContext(RuntimeContext* context) { runtime_context_ = context; }
-
- private:
-  RuntimeContext* runtime_context_ = nullptr;
 };
 
 }  // namespace tidemark

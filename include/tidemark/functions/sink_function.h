@@ -14,12 +14,13 @@
 #include <optional>
 
 #include "tidemark/core/time.h"
+#include "tidemark/functions/rich_function.h"
 #include "tidemark/functions/runtime_context.h"
 
 namespace tidemark {
 
 template <class T>
-class SinkFunction {
+class SinkFunction : public RichFunction<RuntimeContext> {
  public:
   using InputType = T;
 
@@ -30,19 +31,9 @@ class SinkFunction {
     Timestamp current_processing_time = 0;
   };
 
-  virtual ~SinkFunction() = default;
-  virtual void open() {}
   virtual void invoke(const T& value, const Context& context) = 0;
   /// Called when the input ended (not when the job failed).
   virtual void finish() {}
-  virtual void close() {}
-
-  RuntimeContext& getRuntimeContext() { return *runtime_context_; }
-  /// Runtime use: called before open().
-  void setRuntimeContext(RuntimeContext* context) { runtime_context_ = context; }
-
- private:
-  RuntimeContext* runtime_context_ = nullptr;
 };
 
 }  // namespace tidemark

@@ -23,29 +23,16 @@ class ChainingOutput final : public Output<T> {
   ChainingOutput(Input<T>& next, OperatorBase& next_operator) : next_(next), next_operator_(next_operator) {}
 
   void collect(StreamRecord<T>& record) override {
-    try {
-      next_operator_.addRecordsIn(1);
-      next_.processElement(record);
-    } catch (const OperatorFailure&) {
-      throw;
-    } catch (const TaskCancelled&) {
-      throw;
-    } catch (...) {
-      throw OperatorFailure(
-          describeFailure(next_operator_.context().description(), fmt::format("element {}", describe(record.value))));
-    }
+    next_operator_.addRecordsIn(1);
+    callNamingFailures(
+        next_operator_.context().description(), [&] { return fmt::format("element {}", describe(record.value)); },
+        [&] { next_.processElement(record); });
   }
 
   void emitWatermark(Timestamp watermark) override {
-    try {
-      next_.processWatermark(watermark);
-    } catch (const OperatorFailure&) {
-      throw;
-    } catch (const TaskCancelled&) {
-      throw;
-    } catch (...) {
-      throw OperatorFailure(describeFailure(next_operator_.context().description(), fmt::format("watermark {}", watermark)));
-    }
+    callNamingFailures(
+        next_operator_.context().description(), [&] { return fmt::format("watermark {}", watermark); },
+        [&] { next_.processWatermark(watermark); });
   }
 
   void emitWatermarkStatus(WatermarkStatus status) override { next_.processWatermarkStatus(status); }

@@ -25,4 +25,23 @@ class TaskCancelled : public std::exception {
 /// Build the OperatorFailure message for the exception being handled.
 std::string describeFailure(const std::string& operator_description, const std::string& what_was_processed);
 
+/// Run `body()` (user code of the operator described by
+/// `operator_description`). An exception from it becomes an OperatorFailure
+/// naming the operator and `what()` (called only then, so describing the
+/// element costs nothing on the happy path); an OperatorFailure from deeper
+/// in the chain, or a cancellation, passes unchanged. This is the one place
+/// that gives a failure its operator and element.
+template <class Body, class What>
+decltype(auto) callNamingFailures(const std::string& operator_description, What&& what, Body&& body) {
+  try {
+    return body();
+  } catch (const OperatorFailure&) {
+    throw;
+  } catch (const TaskCancelled&) {
+    throw;
+  } catch (...) {
+    throw OperatorFailure(describeFailure(operator_description, what()));
+  }
+}
+
 }  // namespace tidemark::internal

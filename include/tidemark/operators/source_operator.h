@@ -33,15 +33,8 @@ class SourceOperator final : public SourceOperatorBase {
   void runSource(SourceHooks& hooks) override {
     auto& output = *static_cast<Output<T>*>(mainOutputBase());
     SourceContext<T> ctx(output, hooks, context().subtask_index, context().parallelism);
-    try {
-      function_->run(ctx);
-    } catch (const OperatorFailure&) {
-      throw;
-    } catch (const TaskCancelled&) {
-      throw;
-    } catch (...) {
-      throw OperatorFailure(describeFailure(context().description(), "its input"));
-    }
+    callNamingFailures(
+        context().description(), [] { return std::string("its input"); }, [&] { function_->run(ctx); });
     // A bounded input ends with MAX, unless the source already sent it.
     if (ctx.lastEmittedWatermark() != kMaxWatermark) emitWatermarkToAll(kMaxWatermark);
   }

@@ -65,7 +65,11 @@ class ChannelInputProcessor final : public InputProcessor {
   void deliver(std::size_t channel, Batch<T>& batch) {
     std::size_t i = 0;
     std::size_t next_control = 0;
-    try {
+    auto what = [&] {
+      return i < batch.records.size() ? fmt::format("element {}", describe(batch.records[i].value))
+                                      : std::string("a watermark status change");
+    };
+    callNamingFailures(target_operator_.context().description(), what, [&] {
       for (; i < batch.records.size(); ++i) {
         while (next_control < batch.controls.size() && batch.controls[next_control].position == i) {
           handleControl(channel, batch.controls[next_control++]);
@@ -73,16 +77,7 @@ class ChannelInputProcessor final : public InputProcessor {
         target_.processElement(batch.records[i]);
       }
       while (next_control < batch.controls.size()) handleControl(channel, batch.controls[next_control++]);
-    } catch (const OperatorFailure&) {
-      throw;
-    } catch (const TaskCancelled&) {
-      throw;
-    } catch (...) {
-      const std::string what = i < batch.records.size()
-                                   ? fmt::format("element {}", describe(batch.records[i].value))
-                                   : std::string("a watermark");
-      throw OperatorFailure(describeFailure(target_operator_.context().description(), what));
-    }
+    });
   }
 
   void handleControl(std::size_t channel, const ControlElement& control) {
@@ -103,16 +98,9 @@ class ChannelInputProcessor final : public InputProcessor {
 
   void deliverValveOutput(const WatermarkOutput& output) {
     if (output.watermark) {
-      try {
-        target_.processWatermark(*output.watermark);
-      } catch (const OperatorFailure&) {
-        throw;
-      } catch (const TaskCancelled&) {
-        throw;
-      } catch (...) {
-        throw OperatorFailure(describeFailure(target_operator_.context().description(),
-                                              fmt::format("watermark {}", *output.watermark)));
-      }
+      callNamingFailures(
+          target_operator_.context().description(), [&] { return fmt::format("watermark {}", *output.watermark); },
+          [&] { target_.processWatermark(*output.watermark); });
     }
     if (output.status) target_.processWatermarkStatus(*output.status);
   }

@@ -20,15 +20,8 @@ class OperatorTimeService final : public ProcessingTimeService {
 
   void registerTimer(Timestamp t, Callback callback) override {
     task_service_.registerTimer(t, [this, cb = std::move(callback)](Timestamp now) {
-      try {
-        cb(now);
-      } catch (const OperatorFailure&) {
-        throw;
-      } catch (const TaskCancelled&) {
-        throw;
-      } catch (...) {
-        throw OperatorFailure(describeFailure(operator_description_, fmt::format("processing time {}", now)));
-      }
+      callNamingFailures(
+          operator_description_, [now] { return fmt::format("processing time {}", now); }, [&] { cb(now); });
     });
   }
 

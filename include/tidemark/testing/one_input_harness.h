@@ -315,19 +315,10 @@ class OperatorTestHarnessBase {
     return counter();
   }
 
-  // Wraps a failure exactly as the runtime's input processor does; `what`
-  // runs only on failure, so describing an element costs nothing otherwise.
+  // Wraps a failure exactly as the runtime does (the same helper).
   template <class Call, class What>
   void guarded(Call&& call, What&& what) {
-    try {
-      call();
-    } catch (const OperatorFailure&) {
-      throw;
-    } catch (const TaskCancelled&) {
-      throw;
-    } catch (...) {
-      throw OperatorFailure(describeFailure(operator_->context().description(), what()));
-    }
+    callNamingFailures(operator_->context().description(), std::forward<What>(what), std::forward<Call>(call));
   }
 
   OperatorTestHarnessOptions options_;
