@@ -21,7 +21,7 @@ OperatorBase& Task::addOperator(std::unique_ptr<OperatorBase> op) {
 void Task::open() {
   for (; opened_ < operators_.size(); ++opened_) {
     OperatorBase& op = *operators_[opened_];
-    callNamingFailures(op.context().description(), [] { return std::string("open()"); }, [&] { op.open(); });
+    callNamingFailures([&op] { return op.context().description(); }, [] { return std::string("open()"); }, [&] { op.open(); });
   }
 }
 
@@ -48,7 +48,7 @@ InputProcessor::Result Task::processInput() {
 void Task::finish() {
   for (auto& op : operators_) {
     callNamingFailures(
-        op->context().description(), [] { return std::string("the end of its input"); }, [&] { op->finish(); });
+        [&op] { return op->context().description(); }, [] { return std::string("the end of its input"); }, [&] { op->finish(); });
   }
   for (auto* writer : writers_) writer->sendEndOfInput();
   finished_ = true;

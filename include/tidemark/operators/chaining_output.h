@@ -25,13 +25,13 @@ class ChainingOutput final : public Output<T> {
   void collect(StreamRecord<T>& record) override {
     next_operator_.addRecordsIn(1);
     callNamingFailures(
-        next_operator_.context().description(), [&] { return fmt::format("element {}", describe(record.value)); },
+        [this] { return next_operator_.context().description(); }, [&] { return fmt::format("element {}", describe(record.value)); },
         [&] { next_.processElement(record); });
   }
 
   void emitWatermark(Timestamp watermark) override {
     callNamingFailures(
-        next_operator_.context().description(), [&] { return fmt::format("watermark {}", watermark); },
+        [this] { return next_operator_.context().description(); }, [&] { return fmt::format("watermark {}", watermark); },
         [&] { next_.processWatermark(watermark); });
   }
 

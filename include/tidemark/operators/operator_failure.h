@@ -25,14 +25,14 @@ class TaskCancelled : public std::exception {
 /// Build the OperatorFailure message for the exception being handled.
 std::string describeFailure(const std::string& operator_description, const std::string& what_was_processed);
 
-/// Run `body()` (user code of the operator described by
-/// `operator_description`). An exception from it becomes an OperatorFailure
-/// naming the operator and `what()` (called only then, so describing the
-/// element costs nothing on the happy path); an OperatorFailure from deeper
-/// in the chain, or a cancellation, passes unchanged. This is the one place
-/// that gives a failure its operator and element.
-template <class Body, class What>
-decltype(auto) callNamingFailures(const std::string& operator_description, What&& what, Body&& body) {
+/// Run `body()` (user code of an operator). An exception from it becomes an
+/// OperatorFailure naming the operator, `who()`, and what was processed,
+/// `what()`. Both are called only on failure: this wraps every record on the
+/// hot path, where even building a name would cost. An OperatorFailure from
+/// deeper in the chain, or a cancellation, passes unchanged. This is the one
+/// place that gives a failure its operator and element.
+template <class Who, class What, class Body>
+decltype(auto) callNamingFailures(Who&& who, What&& what, Body&& body) {
   try {
     return body();
   } catch (const OperatorFailure&) {
@@ -40,7 +40,7 @@ decltype(auto) callNamingFailures(const std::string& operator_description, What&
   } catch (const TaskCancelled&) {
     throw;
   } catch (...) {
-    throw OperatorFailure(describeFailure(operator_description, what()));
+    throw OperatorFailure(describeFailure(who(), what()));
   }
 }
 

@@ -34,7 +34,7 @@ class SourceOperator final : public SourceOperatorBase {
     auto& output = *static_cast<Output<T>*>(mainOutputBase());
     SourceContext<T> ctx(output, hooks, context().subtask_index, context().parallelism);
     callNamingFailures(
-        context().description(), [] { return std::string("its input"); }, [&] { function_->run(ctx); });
+        [this] { return context().description(); }, [] { return std::string("its input"); }, [&] { function_->run(ctx); });
     // A bounded input ends with MAX, unless the source already sent it.
     if (ctx.lastEmittedWatermark() != kMaxWatermark) emitWatermarkToAll(kMaxWatermark);
   }

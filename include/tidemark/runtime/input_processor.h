@@ -69,7 +69,7 @@ class ChannelInputProcessor final : public InputProcessor {
       return i < batch.records.size() ? fmt::format("element {}", describe(batch.records[i].value))
                                       : std::string("a watermark status change");
     };
-    callNamingFailures(target_operator_.context().description(), what, [&] {
+    callNamingFailures([this] { return target_operator_.context().description(); }, what, [&] {
       for (; i < batch.records.size(); ++i) {
         while (next_control < batch.controls.size() && batch.controls[next_control].position == i) {
           handleControl(channel, batch.controls[next_control++]);
@@ -99,7 +99,7 @@ class ChannelInputProcessor final : public InputProcessor {
   void deliverValveOutput(const WatermarkOutput& output) {
     if (output.watermark) {
       callNamingFailures(
-          target_operator_.context().description(), [&] { return fmt::format("watermark {}", *output.watermark); },
+          [this] { return target_operator_.context().description(); }, [&] { return fmt::format("watermark {}", *output.watermark); },
           [&] { target_.processWatermark(*output.watermark); });
     }
     if (output.status) target_.processWatermarkStatus(*output.status);

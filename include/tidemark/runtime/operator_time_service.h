@@ -21,7 +21,7 @@ class OperatorTimeService final : public ProcessingTimeService {
   void registerTimer(Timestamp t, Callback callback) override {
     task_service_.registerTimer(t, [this, cb = std::move(callback)](Timestamp now) {
       callNamingFailures(
-          operator_description_, [now] { return fmt::format("processing time {}", now); }, [&] { cb(now); });
+          [this] { return operator_description_; }, [now] { return fmt::format("processing time {}", now); }, [&] { cb(now); });
     });
   }
 

@@ -318,7 +318,7 @@ class OperatorTestHarnessBase {
   // Wraps a failure exactly as the runtime does (the same helper).
   template <class Call, class What>
   void guarded(Call&& call, What&& what) {
-    callNamingFailures(operator_->context().description(), std::forward<What>(what), std::forward<Call>(call));
+    callNamingFailures([this] { return operator_->context().description(); }, std::forward<What>(what), std::forward<Call>(call));
   }
 
   OperatorTestHarnessOptions options_;
