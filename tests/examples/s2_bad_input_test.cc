@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "support/run_program.h"
 
 namespace tidemark {
@@ -18,7 +20,10 @@ using testing_support::runProgram;
 class S2BadInputTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    script_ = ::testing::TempDir() + "s2-bad-input-script.txt";
+    // One file per test and process: ctest runs tests in parallel processes.
+    script_ = ::testing::TempDir() + "s2-bad-input-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" + std::to_string(::getpid()) +
+              ".txt";
     std::ofstream out(script_);
     out << "1000,Alice,./home,1000\n"
            "2000,this line is not an event\n"
