@@ -1,7 +1,7 @@
 // The input every benchmark workload reads: a deterministic in-memory
 // sequence, and the small pure functions that define it and the checksums.
 //
-// Record i (0 <= i < N) is Event{keyOf(i), i} with event timestamp
+// Record i (0 <= i < N) is Event{keyOf(i), i} (keys in [0, kNumKeys), or withKeys(n)) with event timestamp
 // i / records_per_milli. Parallel subtask s of P emits i = s, s + P, s + 2P, ...
 // Striding (rather than contiguous ranges) keeps every subtask at the same
 // event time, so the minimum watermark downstream advances as fast as the
@@ -55,8 +55,8 @@ struct Event {
 /// Spreads every input bit over the output (the same mix the key groups use).
 constexpr std::uint64_t mix(std::uint64_t x) { return tidemark::internal::mix64(x); }
 
-constexpr std::int64_t keyOf(std::int64_t i) {
-  return static_cast<std::int64_t>(mix(static_cast<std::uint64_t>(i)) % static_cast<std::uint64_t>(kNumKeys));
+constexpr std::int64_t keyOf(std::int64_t i, std::int64_t num_keys = kNumKeys) {
+  return static_cast<std::int64_t>(mix(static_cast<std::uint64_t>(i)) % static_cast<std::uint64_t>(num_keys));
 }
 
 constexpr Timestamp timestampOf(std::int64_t i, std::int64_t records_per_milli) { return i / records_per_milli; }
@@ -129,6 +129,18 @@ class GeneratorSource final : public ParallelSourceFunction<Event> {
         hooks_(std::move(hooks)),
         alignment_(std::move(alignment)) {}
 
+  /// Draw keys from [0, num_keys) instead of [0, kNumKeys).
+  GeneratorSource& withKeys(std::int64_t num_keys) {
+    num_keys_ = num_keys;
+    return *this;
+  }
+  /// Stamp record i with (i / records_per_milli) * stride: event time runs
+  /// `stride` times faster and every timestamp is a multiple of it.
+  GeneratorSource& withTimestampStride(std::int64_t stride) {
+    stride_ = stride;
+    return *this;
+  }
+
   void run(SourceContext<Event>& ctx) override {
     subtask_ = ctx.getIndexOfThisSubtask();
     if (alignment_ != nullptr && alignment_->subtasks() != ctx.getNumberOfParallelSubtasks()) {
@@ -153,18 +165,18 @@ class GeneratorSource final : public ParallelSourceFunction<Event> {
       // A compare per record instead of a 64-bit division, the slowest
       // instruction the generator would otherwise run.
       if (i >= next_millisecond_) enterMillisecond(ctx, i);
-      ctx.collectWithTimestamp(Event{keyOf(i), i}, current_timestamp_);
+      ctx.collectWithTimestamp(Event{keyOf(i, num_keys_), i}, current_timestamp_);
     }
   }
 
   void enterMillisecond(SourceContext<Event>& ctx, std::int64_t i) {
-    const Timestamp timestamp = timestampOf(i, records_per_milli_);
+    const Timestamp timestamp = timestampOf(i, records_per_milli_) * stride_;
     // Timestamps never decrease, so entering a new millisecond closes the
     // previous one: the watermark a monotonous strategy would compute, without
     // its per-record generator call and periodic timer.
     if (emit_watermarks_ && current_timestamp_ != kMinWatermark) ctx.emitWatermark(timestamp - 1);
     current_timestamp_ = timestamp;
-    next_millisecond_ = (timestamp + 1) * records_per_milli_;
+    next_millisecond_ = (timestampOf(i, records_per_milli_) + 1) * records_per_milli_;
     if (alignment_ != nullptr) {
       alignment_->publish(subtask_, timestamp);
       // Sleeping through the context flushes this subtask's partly filled
@@ -178,6 +190,8 @@ class GeneratorSource final : public ParallelSourceFunction<Event> {
   bool emit_watermarks_;
   std::shared_ptr<const SteadyStateHooks> hooks_;
   std::shared_ptr<EventTimeAlignment> alignment_;
+  std::int64_t num_keys_ = kNumKeys;
+  std::int64_t stride_ = 1;
   int subtask_ = 0;
   Timestamp current_timestamp_ = kMinWatermark;
   std::int64_t next_millisecond_ = 0;

@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
   app.add_flag("--trap-steady-allocations", trap,
                "call tidemark_bench_on_allocation() for every steady-state allocation (break on it in gdb)");
   std::string footer = "\nWorkloads:\n";
-  for (const auto& workload : kWorkloads) footer += fmt::format("  {:<18} {}\n", workload.name, workload.description);
+  for (const auto& workload : kWorkloads) footer += fmt::format("  {:<21} {}\n", workload.name, workload.description);
   app.footer(footer);
 
   try {
@@ -163,6 +163,15 @@ int main(int argc, char** argv) {
       perRecord(job_allocations, n), job_allocations,
       perRecord(steady_end.allocations - steady_start.allocations, steady_records));
   if (workload->name == "keyed-timers") json += fmt::format(",\"watermarks\":\"{}\"", watermarks);
+  if (result.window_state_entries_at_peak > 0) {
+    // The slicing window operators' own accounting (tables and entries by
+    // capacity), at the moment they held the most.
+    json += fmt::format(",\"window_state_bytes_peak\":{},\"window_state_entries_at_peak\":{},"
+                        "\"window_state_bytes_per_key\":{:.1f}",
+                        result.window_state_bytes_peak, result.window_state_entries_at_peak,
+                        static_cast<double>(result.window_state_bytes_peak) /
+                            static_cast<double>(result.window_state_entries_at_peak));
+  }
   json += "}\n";
   std::fwrite(json.data(), 1, json.size(), stdout);
   return 0;

@@ -42,6 +42,10 @@ struct WorkloadResult {
   std::int64_t output_records = 0;
   /// Wall time of execute().
   double seconds = 0;
+  /// Window workloads: the most bytes the window operators' state held at
+  /// once, and the (key, slice) entries it held then (0 elsewhere).
+  std::uint64_t window_state_bytes_peak = 0;
+  std::uint64_t window_state_entries_at_peak = 0;
 };
 
 /// Where the parallel subtasks of a job leave their share of the results;
@@ -65,12 +69,20 @@ inline WorkloadResult executeJob(StreamExecutionEnvironment& env, const char* jo
                                  const WorkloadOptions& options, Tally& tally) {
   if (options.before_execute) options.before_execute();
   const auto start = std::chrono::steady_clock::now();
-  env.execute(job_name);
+  const JobExecutionResult job = env.execute(job_name);
   const auto stop = std::chrono::steady_clock::now();
   if (options.after_execute) options.after_execute();
-  std::lock_guard<std::mutex> lock(tally.mutex);
-  return WorkloadResult{tally.checksum, tally.results, tally.records,
+  WorkloadResult result{tally.checksum, tally.results, tally.records,
                         std::chrono::duration<double>(stop - start).count()};
+  for (const OperatorMetrics& op : job.getOperatorMetrics()) {
+    result.window_state_bytes_peak += job.counter(op.name, "windowStateBytesPeak");
+    result.window_state_entries_at_peak += job.counter(op.name, "windowStateEntriesAtPeak");
+  }
+  std::lock_guard<std::mutex> lock(tally.mutex);
+  result.checksum = tally.checksum;
+  result.results = tally.results;
+  result.output_records = tally.records;
+  return result;
 }
 
 }  // namespace tidemark::bench

@@ -15,7 +15,9 @@
 
 #include "keyed_timers.h"
 #include "map_keyby_reduce.h"
+#include "session_count.h"
 #include "source_only.h"
+#include "window_sums.h"
 #include "workload_common.h"
 
 namespace tidemark::bench {
@@ -26,10 +28,15 @@ struct Workload {
   WorkloadResult (*run)(const WorkloadOptions&);
 };
 
-inline constexpr std::array<Workload, 3> kWorkloads{{
+inline constexpr std::array<Workload, 7> kWorkloads{{
     {"source-only", "the generator source straight into a counting sink", &runSourceOnly},
     {"map-keyby-reduce", "generator -> map -> keyBy -> reduce(sum) -> checksum sink", &runMapKeyByReduce},
     {"keyed-timers", "generator -> keyBy -> one event-time timer per record, ~1M pending", &runKeyedTimers},
+    {"tumbling-sum", "generator -> keyBy -> tumbling 1 s event-time windows -> sum, 10,000 keys", &runTumblingSum},
+    {"sliding-sum", "generator -> keyBy -> sliding 10 s / 1 s event-time windows -> sum, 10,000 keys",
+     &runSlidingSum},
+    {"session-count", "generator -> keyBy -> event-time sessions (gap 1 s) -> count", &runSessionCount},
+    {"tumbling-sum-1m-keys", "as tumbling-sum with 1,000,000 keys", &runTumblingSumManyKeys},
 }};
 
 /// The workload called `name`, or nullptr.

@@ -16,7 +16,6 @@
 //
 // Malformed lines fail the job, naming the parse operator and the line;
 // with --dead-letter they go to a side output printed as "dead-letter> ...".
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -26,15 +25,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "click_events.h"
 #include "tidemark/tidemark.h"
 
 namespace {
 
-struct Event {
-  std::string user;
-  std::string url;
-  tidemark::Timestamp timestamp = 0;
-};
+using click_events::Event;
+using click_events::Script;
 
 /// A line that could not be parsed, and why.
 struct DeadLetter {
@@ -45,25 +42,6 @@ struct DeadLetter {
   }
 };
 
-/// Parse "user,url,timestamp"; the error says what is wrong with the line.
-Event parseEvent(const std::string& line) {
-  const auto first = line.find(',');
-  const auto last = line.rfind(',');
-  if (first == std::string::npos || first == last) {
-    throw std::invalid_argument("expected 3 comma-separated fields (user,url,timestamp)");
-  }
-  Event event{line.substr(0, first), line.substr(first + 1, last - first - 1), 0};
-  const std::string ts = line.substr(last + 1);
-  std::size_t used = 0;
-  try {
-    event.timestamp = std::stoll(ts, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != ts.size()) throw std::invalid_argument(fmt::format("timestamp '{}' is not an integer", ts));
-  return event;
-}
-
 const tidemark::OutputTag<DeadLetter> kDeadLetters("dead-letter");
 
 /// Parses lines; bad lines throw (failing the job) or, with a dead-letter
@@ -73,11 +51,11 @@ class ParseEvents : public tidemark::ProcessFunction<std::string, Event> {
   explicit ParseEvents(bool dead_letter) : dead_letter_(dead_letter) {}
   void processElement(const std::string& line, Context& ctx, tidemark::Collector<Event>& out) override {
     if (!dead_letter_) {
-      out.collect(parseEvent(line));
+      out.collect(click_events::parseEvent(line));
       return;
     }
     try {
-      out.collect(parseEvent(line));
+      out.collect(click_events::parseEvent(line));
     } catch (const std::invalid_argument& e) {
       ctx.output(kDeadLetters, DeadLetter{line, e.what()});
     }
@@ -91,8 +69,6 @@ std::string describeRecord(const Event& e, tidemark::Timestamp watermark) {
   return fmt::format("watermark={} record={},{},{}", watermark, e.user, e.url, e.timestamp);
 }
 
-using Script = tidemark::ScriptedSource<std::string>::Script;
-
 Script scenarioScript(int stream) {
   if (stream == 1) {
     return {{1000, "Alice,./home,1000", {}},
@@ -101,23 +77,6 @@ Script scenarioScript(int stream) {
             {7000, "Alice,./prod?id=3,4000", {}}};
   }
   return {{3000, "Alice,./home,1000", {}}, {4000, "Bob,./cart,2000", {}}, {6000, "Bob,./prod?id=2,3000", {}}};
-}
-
-Script readScript(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(fmt::format("cannot open script '{}'", path));
-  Script script;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    const auto comma = line.find(',');
-    try {
-      if (comma == std::string::npos) throw std::invalid_argument("no comma");
-      script.push_back({std::stoll(line.substr(0, comma)), line.substr(comma + 1), {}});
-    } catch (const std::exception&) {
-      throw std::runtime_error(fmt::format("{}:{}: expected '<ms>,<line>', got '{}'", path, number, line));
-    }
-  }
-  return script;
 }
 
 tidemark::SingleOutputStreamOperator<Event> parsed(const tidemark::DataStream<std::string>& lines, bool dead_letter) {
@@ -191,8 +150,8 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
-    const Script s1 = o.script1.empty() ? scenarioScript(1) : readScript(o.script1);
-    const Script s2 = o.script2.empty() ? scenarioScript(2) : readScript(o.script2);
+    const Script s1 = o.script1.empty() ? scenarioScript(1) : click_events::readScript(o.script1);
+    const Script s2 = o.script2.empty() ? scenarioScript(2) : click_events::readScript(o.script2);
     auto env = tidemark::StreamExecutionEnvironment::getExecutionEnvironment();
     env.setParallelism(1);
     if (o.simulated) env.enableSimulatedTime(0);

@@ -75,8 +75,13 @@ class JobPlan {
   std::vector<OperatorMetrics> metrics() const {
     std::vector<OperatorMetrics> result;
     for (std::size_t n = 0; n < graph_.size(); ++n) {
-      OperatorMetrics m{graph_.node(static_cast<int>(n)).name, parallelism_[n], 0};
-      for (auto* op : operators_[n]) m.records_in += op->recordsIn();
+      OperatorMetrics m{graph_.node(static_cast<int>(n)).name, parallelism_[n], 0, {}};
+      CounterReport report;
+      for (auto* op : operators_[n]) {
+        m.records_in += op->recordsIn();
+        op->reportCounters(report);
+      }
+      m.counters = report.counters();
       result.push_back(m);
     }
     return result;

@@ -2,6 +2,7 @@
 // means nothing: run them as real jobs on small inputs at several
 // parallelisms and compare with the same results computed by brute force.
 #include <cstdint>
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -57,6 +58,47 @@ Expected bruteForceKeyedTimers(std::int64_t records, std::int64_t records_per_mi
   return expected;
 }
 
+// Every (key, window) a record falls into, summed; windows of `size` every
+// `slide` ms aligned to 0.
+Expected bruteForceWindowSums(std::int64_t records, std::int64_t records_per_milli, std::int64_t keys, Duration size,
+                              Duration slide) {
+  std::map<std::pair<std::int64_t, Timestamp>, std::int64_t> sums;  // (key, window end) -> sum
+  for (std::int64_t i = 0; i < records; ++i) {
+    const Timestamp t = i / records_per_milli;
+    for (Timestamp start = t - t % slide; start > t - size; start -= slide) sums[{keyOf(i, keys), start + size}] += i;
+  }
+  Expected expected;
+  for (const auto& [window, sum] : sums) expected.checksum += windowResultTerm(window.first, window.second - 1, sum);
+  expected.results = static_cast<std::int64_t>(sums.size());
+  return expected;
+}
+
+// Sessions by scanning each session key's timestamps in order.
+Expected bruteForceSessionCount(std::int64_t records, std::int64_t records_per_milli) {
+  std::map<std::int64_t, std::vector<Timestamp>> times;
+  for (std::int64_t i = 0; i < records; ++i) {
+    const Timestamp t = i / records_per_milli * kSessionTimestampStride;
+    times[sessionKeyOf(keyOf(i), t)].push_back(t);
+  }
+  Expected expected;
+  for (const auto& [key, ts] : times) {
+    std::int64_t count = 0;
+    Timestamp end = 0;
+    for (const Timestamp t : ts) {
+      if (count > 0 && t > end) {  // (the stride keeps t != end: touching is timing-dependent)
+        expected.checksum += windowResultTerm(key, end - 1, count);
+        ++expected.results;
+        count = 0;
+      }
+      ++count;
+      end = std::max(end, t + kSessionGap);
+    }
+    expected.checksum += windowResultTerm(key, end - 1, count);
+    ++expected.results;
+  }
+  return expected;
+}
+
 WorkloadResult run(const char* name, std::int64_t records, int parallelism,
                    std::int64_t records_per_milli = kDefaultRecordsPerMilli,
                    WatermarkMode watermarks = WatermarkMode::kSource) {
@@ -77,6 +119,10 @@ TEST(BenchChecksumTest, WorkloadsAreListedAndFound) {
   EXPECT_NE(findWorkload("source-only"), nullptr);
   EXPECT_NE(findWorkload("map-keyby-reduce"), nullptr);
   EXPECT_NE(findWorkload("keyed-timers"), nullptr);
+  EXPECT_NE(findWorkload("tumbling-sum"), nullptr);
+  EXPECT_NE(findWorkload("sliding-sum"), nullptr);
+  EXPECT_NE(findWorkload("session-count"), nullptr);
+  EXPECT_NE(findWorkload("tumbling-sum-1m-keys"), nullptr);
   EXPECT_EQ(findWorkload("no-such-workload"), nullptr);
 }
 
@@ -150,6 +196,56 @@ TEST(BenchChecksumTest, KeyedTimersWithWatermarkStrategyMatchBruteForce) {
         run("keyed-timers", kRecords, parallelism, kRecordsPerMilli, WatermarkMode::kStrategy);
     EXPECT_EQ(result.results, expected.results);
     EXPECT_EQ(result.checksum, expected.checksum);
+  }
+}
+
+// 10 records per ms: 5 s of event time, so windows fire while records still
+// arrive, and the last ones on MAX.
+constexpr std::int64_t kWindowRecordsPerMilli = 10;
+
+TEST(BenchChecksumTest, TumblingSumMatchesBruteForce) {
+  const Expected expected = bruteForceWindowSums(kRecords, kWindowRecordsPerMilli, kNumKeys, kWindowSize, kWindowSize);
+  for (int parallelism : {1, 2, 3}) {
+    SCOPED_TRACE(parallelism);
+    const WorkloadResult result = run("tumbling-sum", kRecords, parallelism, kWindowRecordsPerMilli);
+    EXPECT_EQ(result.results, expected.results);
+    EXPECT_EQ(result.checksum, expected.checksum);
+    EXPECT_GT(result.window_state_entries_at_peak, 0u);
+  }
+}
+
+TEST(BenchChecksumTest, SlidingSumMatchesBruteForce) {
+  const Expected expected =
+      bruteForceWindowSums(kRecords, kWindowRecordsPerMilli, kNumKeys, kSlidingSize, kSlidingSlide);
+  for (int parallelism : {1, 2}) {
+    SCOPED_TRACE(parallelism);
+    const WorkloadResult result = run("sliding-sum", kRecords, parallelism, kWindowRecordsPerMilli);
+    EXPECT_EQ(result.results, expected.results);
+    EXPECT_EQ(result.checksum, expected.checksum);
+  }
+}
+
+TEST(BenchChecksumTest, TumblingSumManyKeysMatchesBruteForce) {
+  const Expected expected = bruteForceWindowSums(kRecords, kWindowRecordsPerMilli, kManyKeys, kWindowSize, kWindowSize);
+  for (int parallelism : {1, 2}) {
+    SCOPED_TRACE(parallelism);
+    const WorkloadResult result = run("tumbling-sum-1m-keys", kRecords, parallelism, kWindowRecordsPerMilli);
+    EXPECT_EQ(result.results, expected.results);
+    EXPECT_EQ(result.checksum, expected.checksum);
+  }
+}
+
+TEST(BenchChecksumTest, SessionCountMatchesBruteForce) {
+  // 1 record per ms: a key recurs about every 10 s, longer than the gap, so
+  // sessions also close inside an epoch.
+  for (std::int64_t records_per_milli : {std::int64_t{1}, kWindowRecordsPerMilli}) {
+    const Expected expected = bruteForceSessionCount(kRecords, records_per_milli);
+    for (int parallelism : {1, 2}) {
+      SCOPED_TRACE(::testing::Message() << "records/ms " << records_per_milli << ", parallelism " << parallelism);
+      const WorkloadResult result = run("session-count", kRecords, parallelism, records_per_milli);
+      EXPECT_EQ(result.results, expected.results);
+      EXPECT_EQ(result.checksum, expected.checksum);
+    }
   }
 }
 

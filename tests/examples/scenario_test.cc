@@ -42,7 +42,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Scenario{"s1a", "s1_event_time_timers", {"--simulated", "--variant", "a"}},
                       Scenario{"s1b", "s1_event_time_timers", {"--simulated", "--variant", "b"}},
                       Scenario{"s2", "s2_union_watermarks", {"--simulated"}},
-                      Scenario{"s2b", "s2_union_watermarks", {"--simulated", "--variant", "b"}}),
+                      Scenario{"s2b", "s2_union_watermarks", {"--simulated", "--variant", "b"}},
+                      Scenario{"s3", "s3_late_data", {"--simulated"}},
+                      Scenario{"s5", "s5_global_window_trigger", {"--simulated"}}),
     [](const ::testing::TestParamInfo<Scenario>& param_info) { return param_info.param.name; });
 
 TEST(ScenarioArguments, BadVariantIsRejectedWithTheAllowedValues) {
@@ -50,6 +52,30 @@ TEST(ScenarioArguments, BadVariantIsRejectedWithTheAllowedValues) {
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.err.find("--variant"), std::string::npos) << result.err;
   EXPECT_EQ(result.out, "");
+}
+
+TEST(ScenarioArguments, S5FindsItsOrdersFromTheRepositoryRoot) {
+  // The test runs in the build tree; the program looks for
+  // tests/data/s5-orders.csv from the working directory and from its own
+  // location upwards, which finds the repository's copy either way.
+  const auto result = runProgram(examplePath("s5_global_window_trigger"), {"--simulated"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, readFile(testDataPath("scenarios/s5.out")));
+}
+
+TEST(ScenarioArguments, S5MissingOrdersFileIsAClearError) {
+  const auto result = runProgram(examplePath("s5_global_window_trigger"), {"--simulated", "--orders", "/nonexistent.csv"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("cannot open orders file '/nonexistent.csv'"), std::string::npos) << result.err;
+  EXPECT_EQ(result.out, "");
+}
+
+TEST(ScenarioArguments, S3MalformedLineNamesTheParseOperatorAndTheLine) {
+  const std::string script = testing_support::writeTempFile("s3-bad-script", "1000,Alice,./home,1000\n2000,Alice,./home,x\n");
+  const auto result = runProgram(examplePath("s3_late_data"), {"--simulated", "--script", script});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("'parse'"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("Alice,./home,x"), std::string::npos) << result.err;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 extern char** environ;
 
@@ -65,5 +66,13 @@ ProgramResult runProgram(const std::string& program, const std::vector<std::stri
 std::string examplePath(const std::string& name) { return fmt::format("{}/{}", TIDEMARK_EXAMPLES_DIR, name); }
 
 std::string testDataPath(const std::string& name) { return fmt::format("{}/{}", TIDEMARK_TEST_DATA_DIR, name); }
+
+std::string writeTempFile(const std::string& stem, const std::string& content) {
+  const std::string path = fmt::format("{}{}-{}.txt", ::testing::TempDir(), stem, ::getpid());
+  std::ofstream out(path, std::ios::trunc);
+  out << content;
+  if (!out) throw std::runtime_error("cannot write " + path);
+  return path;
+}
 
 }  // namespace tidemark::testing_support

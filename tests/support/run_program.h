@@ -25,4 +25,8 @@ std::string examplePath(const std::string& name);
 /// The path of a file under tests/data.
 std::string testDataPath(const std::string& name);
 
+/// Write `content` to a fresh file under the test temp directory (its name
+/// carries the process id, as ctest runs tests in parallel) and return its path.
+std::string writeTempFile(const std::string& stem, const std::string& content);
+
 }  // namespace tidemark::testing_support

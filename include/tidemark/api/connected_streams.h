@@ -26,7 +26,12 @@
 //   control.connect(words).flatMap<std::string>(
 //       [](const std::string&, tidemark::Collector<std::string>&) {},  // control: nothing to emit
 //       [](const std::string& w, tidemark::Collector<std::string>& out) { out.collect(w); });
-#pragma once
+// data_stream.h includes this header at its end, after DataStream is complete;
+// the guard comes after that include so that including this header first works.
+#include "tidemark/api/data_stream.h"
+
+#ifndef TIDEMARK_API_CONNECTED_STREAMS_H
+#define TIDEMARK_API_CONNECTED_STREAMS_H
 
 #include <functional>
 #include <memory>
@@ -36,7 +41,6 @@
 #include <utility>
 #include <vector>
 
-#include "tidemark/api/data_stream.h"
 #include "tidemark/api/keyed_stream.h"
 #include "tidemark/api/stream_graph.h"
 #include "tidemark/functions/co_functions.h"
@@ -185,3 +189,5 @@ ConnectedStreams<T, U> DataStream<T>::connect(const DataStream<U>& other) const 
 }
 
 }  // namespace tidemark
+
+#endif  // TIDEMARK_API_CONNECTED_STREAMS_H

@@ -44,6 +44,13 @@ template <class T>
 class DataStreamSink;
 template <class A, class B>
 class ConnectedStreams;
+template <class T, class W>
+class AllWindowedStream;
+struct GlobalWindow;
+template <class A, class B>
+class JoinedStreams;
+template <class A, class B>
+class CoGroupedStreams;
 
 namespace internal {
 /// A process-style lambda wrapped as a ProcessFunction.
@@ -121,6 +128,15 @@ class DataStream {
   template <class F>
   auto keyBy(F selector) const;
 
+  /// Cut the whole stream (not per key) into windows; the window operator
+  /// runs with parallelism 1. `assigner` as for KeyedStream::window().
+  template <class A>
+  AllWindowedStream<T, typename A::WindowType> windowAll(A assigner) const;
+  /// Windows of `size` elements over the whole stream.
+  AllWindowedStream<T, GlobalWindow> countWindowAll(std::int64_t size) const;
+  /// The last `size` elements of the stream, emitted every `slide` elements.
+  AllWindowedStream<T, GlobalWindow> countWindowAll(std::int64_t size, std::int64_t slide) const;
+
   /// Merge streams of the same type (Flink's union; `union` is a C++ keyword).
   template <class... Others>
   DataStream<T> union_(const Others&... others) const {
@@ -132,6 +148,15 @@ class DataStream {
   /// Connect to a stream of another type for a two-input operator.
   template <class U>
   ConnectedStreams<T, U> connect(const DataStream<U>& other) const;
+
+  /// Join with another stream per key and window (see api/joined_streams.h):
+  /// join(other).where(k1).equalTo(k2).window(assigner).apply(f).
+  template <class U>
+  JoinedStreams<T, U> join(const DataStream<U>& other) const;
+  /// Co-group with another stream per key and window (see api/co_grouped_streams.h):
+  /// coGroup(other).where(k1).equalTo(k2).window(assigner).apply(f).
+  template <class U>
+  CoGroupedStreams<T, U> coGroup(const DataStream<U>& other) const;
 
   SingleOutputStreamOperator<T> assignTimestampsAndWatermarks(WatermarkStrategy<T> strategy) const {
     return addOneInput<T>("Timestamps/Watermarks", [strategy]() {
@@ -302,3 +327,8 @@ std::shared_ptr<CollectedRecords<T>> DataStream<T>::collectToMemory() const {
 
 #include "tidemark/api/keyed_stream.h"
 #include "tidemark/api/connected_streams.h"
+#include "tidemark/api/windowed_stream.h"
+#include "tidemark/api/all_windowed_stream.h"
+#include "tidemark/api/interval_join.h"
+#include "tidemark/api/co_grouped_streams.h"
+#include "tidemark/api/joined_streams.h"

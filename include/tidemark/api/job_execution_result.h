@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tidemark {
@@ -14,6 +15,8 @@ struct OperatorMetrics {
   std::string name;
   int parallelism = 1;
   std::uint64_t records_in = 0;
+  /// The operator's own counters (e.g. numLateRecordsDropped), summed over subtasks.
+  std::vector<std::pair<std::string, std::uint64_t>> counters;
 };
 
 class JobExecutionResult {
@@ -33,6 +36,16 @@ class JobExecutionResult {
   std::uint64_t recordsIn(const std::string& name) const {
     for (const auto& op : operators_) {
       if (op.name == name) return op.records_in;
+    }
+    return 0;
+  }
+  /// The counter `counter` of the operator named `name` (0 if either is unknown).
+  std::uint64_t counter(const std::string& name, const std::string& counter) const {
+    for (const auto& op : operators_) {
+      if (op.name != name) continue;
+      for (const auto& [counter_name, value] : op.counters) {
+        if (counter_name == counter) return value;
+      }
     }
     return 0;
   }

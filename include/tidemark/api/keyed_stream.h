@@ -10,7 +10,12 @@
 //   events.keyBy([](const Event& e) { return e.user; })
 //         .process(CountPerUser{})
 //         .print();
-#pragma once
+// data_stream.h includes this header at its end, after DataStream is complete;
+// the guard comes after that include so that including this header first works.
+#include "tidemark/api/data_stream.h"
+
+#ifndef TIDEMARK_API_KEYED_STREAM_H
+#define TIDEMARK_API_KEYED_STREAM_H
 
 #include <functional>
 #include <memory>
@@ -18,7 +23,6 @@
 #include <utility>
 #include <vector>
 
-#include "tidemark/api/data_stream.h"
 #include "tidemark/functions/keyed_process_function.h"
 #include "tidemark/operators/keyed_aggregation_operator.h"
 #include "tidemark/operators/keyed_process_operator.h"
@@ -28,6 +32,11 @@ namespace tidemark {
 
 template <class K, class A, class B>
 class KeyedConnectedStreams;
+template <class K, class A, class B>
+class IntervalJoin;
+template <class K, class T, class W>
+class WindowedStream;
+struct GlobalWindow;
 
 namespace internal {
 template <class K, class IN, class OUT, class F>
@@ -160,6 +169,24 @@ class KeyedStream : public DataStream<T> {
   }
   using DataStream<T>::connect;
 
+  /// Cut each key's elements into windows: `assigner` is a built-in
+  /// (TumblingEventTimeWindows::of(...), EventTimeSessionWindows::withGap(...),
+  /// GlobalWindows::create(), ...) or a WindowAssigner<T, W> subclass.
+  template <class A>
+  WindowedStream<K, T, typename A::WindowType> window(A assigner) const;
+  /// Windows of `size` elements per key (GlobalWindows, purged every `size` elements).
+  WindowedStream<K, T, GlobalWindow> countWindow(std::int64_t size) const;
+  /// The last `size` elements per key, emitted every `slide` elements.
+  WindowedStream<K, T, GlobalWindow> countWindow(std::int64_t size, std::int64_t slide) const;
+
+  /// Join with another stream keyed by the same key type: each element of
+  /// this stream meets the other stream's elements of the same key whose
+  /// timestamps lie within an interval around its own (see api/interval_join.h).
+  template <class U>
+  IntervalJoin<K, T, U> intervalJoin(const KeyedStream<K, U>& other) const {
+    return IntervalJoin<K, T, U>(*this, other);
+  }
+
  private:
   template <class Aggregator>
   SingleOutputStreamOperator<T> aggregate(Aggregator aggregator) const {
@@ -201,3 +228,5 @@ auto DataStream<T>::keyBy(F selector) const {
 }
 
 }  // namespace tidemark
+
+#endif  // TIDEMARK_API_KEYED_STREAM_H

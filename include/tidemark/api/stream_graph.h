@@ -167,6 +167,8 @@ class OneInputNode final : public StreamNode {
     output_type = &typeOpsFor<OUT>();
   }
   std::unique_ptr<OperatorBase> createOperator() const override { return factory_(); }
+  /// A fresh operator with its static type (for the test harness).
+  std::unique_ptr<OneInputOperator<IN, OUT>> createTypedOperator() const { return factory_(); }
   InputBase& inputOf(OperatorBase& op, int, Task&) const override {
     return static_cast<Input<IN>&>(static_cast<OneInputOperator<IN, OUT>&>(op));
   }

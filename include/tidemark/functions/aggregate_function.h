@@ -30,6 +30,8 @@
 //   };
 #pragma once
 
+#include <tuple>
+
 namespace tidemark {
 
 template <class IN, class ACC, class OUT>
@@ -45,6 +47,20 @@ class AggregateFunction {
   virtual OUT getResult(const ACC& accumulator) = 0;
   /// Combine two accumulators of the same aggregation.
   virtual ACC merge(ACC a, ACC b) = 0;
+};
+
+/// The input, accumulator and result types of an AggregateFunction subclass.
+template <class Agg>
+struct AggregateTypes {
+ private:
+  template <class I, class A, class O>
+  static std::tuple<I, A, O> deduce(const AggregateFunction<I, A, O>*);
+  using Types = decltype(deduce(static_cast<const Agg*>(nullptr)));
+
+ public:
+  using Input = std::tuple_element_t<0, Types>;
+  using Accumulator = std::tuple_element_t<1, Types>;
+  using Result = std::tuple_element_t<2, Types>;
 };
 
 }  // namespace tidemark

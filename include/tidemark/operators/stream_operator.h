@@ -52,6 +52,25 @@ struct OperatorContext {
   }
 };
 
+/// Named counters an operator reports when the job ends (for example a window
+/// operator's numLateRecordsDropped); the job sums them over subtasks.
+class CounterReport {
+ public:
+  void add(std::string name, std::uint64_t value) {
+    for (auto& [existing, total] : counters_) {
+      if (existing == name) {
+        total += value;
+        return;
+      }
+    }
+    counters_.emplace_back(std::move(name), value);
+  }
+  const std::vector<std::pair<std::string, std::uint64_t>>& counters() const { return counters_; }
+
+ private:
+  std::vector<std::pair<std::string, std::uint64_t>> counters_;
+};
+
 class OperatorBase {
  public:
   virtual ~OperatorBase() = default;
@@ -70,6 +89,8 @@ class OperatorBase {
   /// Records this operator received (a metric; read after the job ended).
   std::uint64_t recordsIn() const { return records_in_; }
   void addRecordsIn(std::uint64_t n) { records_in_ += n; }
+  /// Add this operator's own counters to `report` (read after the job ended).
+  virtual void reportCounters(CounterReport& report) const { (void)report; }
 
   /// Wiring, done by the planner before open().
   void setMainOutput(OutputBase* output) { main_output_ = output; }

@@ -39,6 +39,7 @@
 #include <memory>
 #include <utility>
 
+#include "tidemark/api/data_stream.h"
 #include "tidemark/functions/keyed_process_function.h"
 #include "tidemark/functions/simple_functions.h"
 #include "tidemark/operators/keyed_process_operator.h"
@@ -71,8 +72,29 @@ class KeyedOneInputStreamOperatorTestHarness : public OneInputStreamOperatorTest
   explicit KeyedOneInputStreamOperatorTestHarness(std::unique_ptr<Op> op, OperatorTestHarnessOptions options = {})
       : OneInputStreamOperatorTestHarness<IN, OUT>(std::move(op), std::move(options)) {}
 
+  /// Run the operator a keyed DataStream transformation built, as one of its
+  /// subtasks would, e.g. the window operator of
+  /// `keyBy(k).window(TumblingEventTimeWindows::of(10)).allowedLateness(5).reduce(f)`.
+  /// The stream's job is not run; only its last operator is instantiated.
+  explicit KeyedOneInputStreamOperatorTestHarness(const SingleOutputStreamOperator<OUT>& stream,
+                                                  OperatorTestHarnessOptions options = {})
+      : OneInputStreamOperatorTestHarness<IN, OUT>(
+            operatorOf(stream), internal::withDefaultName(std::move(options), nodeName(stream))) {}
+
   /// Live keyed state entries over all keys and states.
   std::size_t numKeyedStateEntries() const { return this->countKeyedStateEntries(); }
+
+ private:
+  static std::unique_ptr<internal::OneInputOperator<IN, OUT>> operatorOf(const SingleOutputStreamOperator<OUT>& stream) {
+    const auto* node = dynamic_cast<const internal::OneInputNode<IN, OUT>*>(&stream.graph()->node(stream.getId()));
+    if (node == nullptr) {
+      throw std::invalid_argument("test harness: the stream was not produced by a one-input operator with this input type");
+    }
+    return node->createTypedOperator();
+  }
+  static std::string nodeName(const SingleOutputStreamOperator<OUT>& stream) {
+    return stream.graph()->node(stream.getId()).name;
+  }
 };
 
 template <class Fn, class Selector>

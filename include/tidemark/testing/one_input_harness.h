@@ -71,6 +71,7 @@
 #include "tidemark/core/time.h"
 #include "tidemark/functions/process_function.h"
 #include "tidemark/operators/operator_failure.h"
+#include "tidemark/operators/keyed_operator_stats.h"
 #include "tidemark/operators/output.h"
 #include "tidemark/operators/process_operator.h"
 #include "tidemark/operators/stream_operator.h"
@@ -224,6 +225,12 @@ class OperatorTestHarnessBase {
     }
     if constexpr (requires { op.numStateEntries(); }) {
       state_entries_ = [&op] { return static_cast<std::size_t>(op.numStateEntries()); };
+    }
+    // Known only by a base type (built from a DataStream): ask at run time.
+    if (auto* stats = dynamic_cast<const KeyedOperatorStats*>(&op)) {
+      if (!event_time_timers_) event_time_timers_ = [stats] { return stats->numEventTimeTimers(); };
+      if (!processing_time_timers_) processing_time_timers_ = [stats] { return stats->numProcessingTimeTimers(); };
+      if (!state_entries_) state_entries_ = [stats] { return stats->numStateEntries(); };
     }
   }
 

@@ -33,6 +33,10 @@ class HeapListState final : public ListState<V>, public HeapStateBase<K, N, std:
     return {};
   }
 
+  /// The current namespace's elements without a copy; nullptr when empty.
+  /// Window operators read and edit (evict) contents in place through it.
+  std::vector<V>* peek() { return this->table_.find(this->table_.currentNamespace()); }
+
   void add(V value) override {
     this->table_.findOrCreate(this->table_.currentNamespace(), [] { return std::vector<V>(); })
         .push_back(std::move(value));

@@ -35,6 +35,9 @@ class HeapReducingState final : public ReducingState<V>, public HeapStateBase<K,
     return std::nullopt;
   }
 
+  /// The current namespace's value without a copy; nullptr when empty.
+  const V* peek() const { return this->table_.find(this->table_.currentNamespace()); }
+
   void add(V value) override {
     const N& ns = this->table_.currentNamespace();
     if (V* stored = this->table_.find(ns)) {

@@ -40,6 +40,9 @@ class HeapValueState final : public ValueState<V>, public HeapStateBase<K, N, V>
   /// The current key's value, created from `make()` when absent, in one
   /// lookup and without a copy: for operators that read-modify-write state
   /// per record, where value() + update() would probe the table twice.
+  /// The current namespace's value without a copy; nullptr when empty.
+  V* peek() { return this->table_.find(this->table_.currentNamespace()); }
+
   template <class Make>
   V& findOrCreate(Make&& make) {
     return this->table_.findOrCreate(this->table_.currentNamespace(), std::forward<Make>(make));

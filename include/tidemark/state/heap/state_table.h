@@ -22,6 +22,7 @@
 //   const long* stored = table.find(VoidNamespace{});
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -68,6 +69,17 @@ std::size_t hashStateKey(const K& key, const N& ns) {
     return absl::HashOf(key, ns);
   } else {
     return absl::HashOf(hashStatePart(key), hashStatePart(ns));
+  }
+}
+
+/// What a table stores for the current key: a copy, unless the key type
+/// hands out an owning copy of a borrowed value (see erased_key.h).
+template <class K>
+K storedKey(const K& key) {
+  if constexpr (requires { { key.owned() } -> std::same_as<K>; }) {
+    return key.owned();
+  } else {
+    return key;
   }
 }
 
@@ -149,7 +161,7 @@ class StateTable {
   S& findOrCreate(const N& ns, Make&& make) {
     Map& map = currentMap();
     auto it = map.lazy_emplace(probe(ns), [&](const typename Map::constructor& construct) {
-      construct(StateKey<K, N>{*context_->key, ns}, make());
+      construct(StateKey<K, N>{storedKey(*context_->key), ns}, make());
     });
     return it->second;
   }
@@ -160,7 +172,7 @@ class StateTable {
     bool inserted = false;
     auto it = map.lazy_emplace(probe(ns), [&](const typename Map::constructor& construct) {
       inserted = true;
-      construct(StateKey<K, N>{*context_->key, ns}, std::move(value));
+      construct(StateKey<K, N>{storedKey(*context_->key), ns}, std::move(value));
     });
     if (!inserted) {
       it->second = std::move(value);

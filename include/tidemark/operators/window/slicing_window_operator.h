@@ -1,0 +1,367 @@
+// SlicingWindowOperator: the fast path for the most common windows, keyed
+// tumbling or sliding event-time windows aggregated incrementally with the
+// default trigger and no allowed lateness, with exactly the output of
+// WindowOperator (same results, timestamps, order, late handling).
+//
+// Why it exists: the general operator keeps one state entry and one timer
+// per (key, window), so each element costs a state lookup plus a timer
+// registration, and a sliding window of size/slide windows costs size/slide
+// of each. Here event time is cut into slices (panes) of gcd(size, slide);
+// each element updates one accumulator in its pane, and a window is the
+// combination of its panes when the watermark passes its end. No timers at
+// all: a pane holds every key that has data in it, in arrival order.
+//
+// What makes it exact:
+// - Tumbling windows are one pane, whose keys are kept in arrival order: the
+//   order in which the general operator registers (and so fires) its
+//   per-(key, window) timers. Any reduce or aggregate function qualifies.
+// - Sliding windows combine several panes, which is only exact when the
+//   combination cannot depend on arrival order: the API uses them for the
+//   sum() shortcut only (the sum is commutative, and the element it reports
+//   is the first to arrive, which each pane remembers by arrival number).
+//   Keys are emitted by first arrival in the window, as the general path does.
+// - Lateness (allowed lateness 0): an element whose latest window already
+//   fired (maxTimestamp <= watermark) is late; it goes to the late side
+//   output or is counted in numLateRecordsDropped. A pane is released once
+//   every window containing it has fired.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "tidemark/api/output_tag.h"
+#include "tidemark/core/key_group.h"
+#include "tidemark/functions/aggregate_function.h"
+#include "tidemark/operators/keyed_operator_stats.h"
+#include "tidemark/operators/stream_operator.h"
+#include "tidemark/operators/timestamped_collector.h"
+#include "tidemark/state/heap/state_table.h"
+#include "tidemark/windowing/time_window.h"
+
+namespace tidemark::internal {
+
+/// The windows a slicing operator computes: [offset + k*slide, ... + size).
+struct SliceGrid {
+  Duration size = 0;
+  Duration slide = 0;
+  Duration offset = 0;
+  bool isTumbling() const { return size == slide; }
+  Duration paneSize() const { return std::gcd(size, slide); }
+};
+
+/// Incremental aggregation by a reduce function: the accumulator is the
+/// reduced element. combine(a, b) folds b into a, a having arrived first.
+template <class IN, class Reduce>
+struct SlicingReduce {
+  using Accumulator = IN;
+  using Result = IN;
+  IN first(const IN& value) const { return value; }
+  void add(IN& accumulator, const IN& value) const { accumulator = reduce(std::as_const(accumulator), value); }
+  void combine(IN& earlier, const IN& later) const { earlier = reduce(std::as_const(earlier), later); }
+  const IN& result(const IN& accumulator) const { return accumulator; }
+  Reduce reduce;
+};
+
+/// Incremental aggregation by an AggregateFunction (tumbling windows only).
+template <class IN, class ACC, class R>
+struct SlicingAggregate {
+  using Accumulator = ACC;
+  using Result = R;
+  ACC first(const IN& value) const { return function->add(value, function->createAccumulator()); }
+  void add(ACC& accumulator, const IN& value) const { accumulator = function->add(value, std::move(accumulator)); }
+  void combine(ACC& earlier, const ACC& later) const { earlier = function->merge(std::move(earlier), later); }
+  R result(const ACC& accumulator) const { return function->getResult(accumulator); }
+  std::shared_ptr<AggregateFunction<IN, ACC, R>> function;
+};
+
+template <class K, class IN, class Aggregation>
+class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggregation::Result>,
+                                    public KeyedOperatorStats {
+ public:
+  using OUT = typename Aggregation::Result;
+  using ACC = typename Aggregation::Accumulator;
+
+  SlicingWindowOperator(std::function<K(const IN&)> key_selector, SliceGrid grid, Aggregation aggregation,
+                        std::optional<OutputTag<IN>> late_data_tag, std::string assigner_name)
+      : key_selector_(std::move(key_selector)),
+        grid_(grid),
+        pane_size_(grid.paneSize()),
+        aggregation_(std::move(aggregation)),
+        late_data_tag_(std::move(late_data_tag)),
+        assigner_name_(std::move(assigner_name)) {}
+
+  void open() override { collector_.setOutput(&this->output()); }
+
+  void processElement(StreamRecord<IN>& record) override {
+    if (!record.has_timestamp || record.timestamp == kMinWatermark) {
+      throw std::runtime_error(assigner_name_ +
+                               ": record has no timestamp (kMinWatermark): did you forget "
+                               "assignTimestampsAndWatermarks()?");
+    }
+    const Timestamp timestamp = record.timestamp;
+    Pane* pane = current_;
+    if (pane == nullptr || timestamp < pane->start || timestamp >= pane->end) {
+      // Another pane than the last element's: only then divide to find it.
+      const Timestamp latest_end =
+          TimeWindow::getWindowStartWithOffset(timestamp, grid_.offset, grid_.slide) + grid_.size;
+      if (latest_end - 1 <= watermark_) {
+        onLateElement(record);
+        return;
+      }
+      pane = &paneAt(TimeWindow::getWindowStartWithOffset(timestamp, grid_.offset, pane_size_));
+    } else if (pane->latest_window_end - 1 <= watermark_) {
+      onLateElement(record);
+      return;
+    }
+    const std::uint64_t order = grid_.isTumbling() ? pane->slots.size() : next_arrival_++;
+    pane->add(key_selector_(std::as_const(record.value)), record.value, order, aggregation_);
+  }
+
+  void processWatermark(Timestamp watermark) override {
+    watermark_ = watermark;
+    if (grid_.isTumbling()) {
+      fireTumbling();
+    } else {
+      fireSliding();
+    }
+    this->emitWatermarkToAll(watermark);
+  }
+
+  std::uint64_t numLateRecordsDropped() const { return num_late_records_dropped_; }
+
+  /// One entry per (key, pane) with data.
+  std::size_t numStateEntries() const override {
+    std::size_t total = 0;
+    for (const auto& pane : panes_) total += pane->slots.size();
+    return total;
+  }
+  /// The (key, window) firings still due: what the general operator holds as timers.
+  std::size_t numEventTimeTimers() const override {
+    if (grid_.isTumbling()) return numStateEntries();
+    struct PendingHash {
+      std::size_t operator()(const std::pair<K, Timestamp>& p) const {
+        return hashStatePart(p.first) ^ static_cast<std::size_t>(mix64(static_cast<std::uint64_t>(p.second)));
+      }
+    };
+    absl::flat_hash_set<std::pair<K, Timestamp>, PendingHash> pending;
+    for (const auto& pane : panes_) {
+      for (Timestamp end = firstWindowEndAfter(pane->start); end - grid_.size <= pane->start; end += grid_.slide) {
+        if (fired_end_ && end <= *fired_end_) continue;
+        for (const auto& [key, slot] : pane->slots) pending.emplace(key, end);
+      }
+    }
+    return pending.size();
+  }
+  std::size_t numProcessingTimeTimers() const override { return 0; }
+
+  /// Bytes the panes hold now (tables and entries, by capacity).
+  std::size_t stateBytes() const {
+    std::size_t total = 0;
+    for (const auto& pane : panes_) total += pane->bytes();
+    return total;
+  }
+
+  void reportCounters(CounterReport& report) const override {
+    report.add("numLateRecordsDropped", num_late_records_dropped_);
+    report.add("windowStateBytesPeak", peak_state_bytes_);
+    report.add("windowStateEntriesAtPeak", peak_state_entries_);
+  }
+
+ private:
+  // A key's partial aggregate in a pane (or a sliding window) and where the
+  // key stands in arrival order: in a tumbling pane its position among the
+  // pane's keys (0, 1, 2, ...), elsewhere the arrival number of its first
+  // element, which is what panes are combined and sorted by.
+  struct Slot {
+    ACC accumulator;
+    std::uint64_t order;
+  };
+
+  struct KeyHash {
+    std::size_t operator()(const K& key) const { return hashStatePart(key); }
+  };
+
+  using SlotTable = absl::flat_hash_map<K, Slot, KeyHash>;
+
+  // One hash table per pane: one probe per element.
+  struct Pane {
+    Pane(Timestamp pane_start, const SliceGrid& grid)
+        : start(pane_start),
+          end(saturatingAdd(pane_start, grid.paneSize())),
+          latest_window_end(TimeWindow::getWindowStartWithOffset(pane_start, grid.offset, grid.slide) + grid.size) {}
+    Pane(const Pane&) = delete;
+    Pane& operator=(const Pane&) = delete;
+
+    void add(const K& key, const IN& value, std::uint64_t order, const Aggregation& aggregation) {
+      auto [it, inserted] = slots.try_emplace(key);
+      if (inserted) {
+        it->second = Slot{aggregation.first(value), order};
+      } else {
+        aggregation.add(it->second.accumulator, value);
+      }
+    }
+
+    std::size_t bytes() const { return sizeof(Pane) + slots.capacity() * (sizeof(typename SlotTable::slot_type) + 1); }
+
+    Timestamp start;
+    Timestamp end;
+    /// The end of the last window that contains this pane.
+    Timestamp latest_window_end;
+    SlotTable slots;
+  };
+
+  void onLateElement(StreamRecord<IN>& record) {
+    if (late_data_tag_) {
+      this->emitSideOutput(*late_data_tag_, record);
+    } else {
+      ++num_late_records_dropped_;
+    }
+  }
+
+  Pane& paneAt(Timestamp start) {
+    auto it = std::lower_bound(panes_.begin(), panes_.end(), start,
+                               [](const std::unique_ptr<Pane>& pane, Timestamp s) { return pane->start < s; });
+    if (it == panes_.end() || (*it)->start != start) {
+      // Keys recur from pane to pane: sizing the table like the last one
+      // released saves growing it step by step (each step rehashes
+      // everything). Only when no other pane is live, so that the tables'
+      // peak memory is not doubled at pane boundaries.
+      const bool alone = panes_.empty();
+      it = panes_.insert(it, std::make_unique<Pane>(start, grid_));
+      if (alone) (*it)->slots.reserve(last_released_size_);
+    }
+    current_ = it->get();
+    return **it;
+  }
+
+  void notePeak() {
+    const std::size_t bytes = stateBytes();
+    if (bytes > peak_state_bytes_) {
+      peak_state_bytes_ = bytes;
+      peak_state_entries_ = numStateEntries();
+    }
+  }
+
+  void releaseFrontPane() {
+    last_released_size_ = panes_.front()->slots.size();
+    if (current_ == panes_.front().get()) current_ = nullptr;
+    panes_.erase(panes_.begin());
+  }
+
+  // Tumbling: a pane is a window; it fires when the watermark reaches its
+  // maxTimestamp. Its keys' positions are dense, so arrival order is restored
+  // by placing each accumulator at its position: no sort, and the table is
+  // read front to back.
+  void fireTumbling() {
+    while (!panes_.empty() && panes_.front()->start + grid_.size - 1 <= watermark_) {
+      notePeak();
+      const Pane& pane = *panes_.front();
+      collector_.setTimestamp(pane.start + grid_.size - 1);
+      if constexpr (std::is_default_constructible_v<ACC>) {
+        // Copies, so that emitting reads memory in order too.
+        in_order_.resize(pane.slots.size());
+        for (const auto& [key, slot] : pane.slots) in_order_[slot.order] = slot.accumulator;
+        for (const ACC& accumulator : in_order_) collector_.collect(aggregation_.result(accumulator));
+      } else {
+        by_arrival_.resize(pane.slots.size());
+        for (const auto& [key, slot] : pane.slots) by_arrival_[slot.order] = &slot;
+        for (const Slot* slot : by_arrival_) collector_.collect(aggregation_.result(slot->accumulator));
+      }
+      releaseFrontPane();
+    }
+  }
+
+  // The first window end on the grid strictly after `t`.
+  Timestamp firstWindowEndAfter(Timestamp t) const {
+    const Timestamp end_grid_offset = grid_.offset + grid_.size;
+    return TimeWindow::getWindowStartWithOffset(t, end_grid_offset, grid_.slide) + grid_.slide;
+  }
+
+  // Sliding: fire, in order, every window that ends at or before the
+  // watermark and holds the front pane; drop panes no later window needs.
+  void fireSliding() {
+    while (!panes_.empty()) {
+      Timestamp end = firstWindowEndAfter(panes_.front()->start);
+      if (fired_end_) end = std::max(end, *fired_end_ + grid_.slide);
+      if (end - 1 > watermark_) break;
+      notePeak();
+      emitSlidingWindow(end - grid_.size, end);
+      fired_end_ = end;
+      while (!panes_.empty() && panes_.front()->start < end + grid_.slide - grid_.size) releaseFrontPane();
+    }
+    // Every window that ends at or before the watermark is closed, with data
+    // or not: an element arriving later belongs only to windows after it (the
+    // general operator skips late windows the same way).
+    if (watermark_ != kMaxWatermark) {
+      const Timestamp closed_end =
+          TimeWindow::getWindowStartWithOffset(watermark_ + 1, grid_.offset + grid_.size, grid_.slide);
+      if (!fired_end_ || closed_end > *fired_end_) fired_end_ = closed_end;
+    }
+  }
+
+  void emitSlidingWindow(Timestamp start, Timestamp end) {
+    window_slots_.clear();
+    for (const auto& pane : panes_) {
+      if (pane->start < start) continue;
+      if (pane->start >= end) break;
+      for (const auto& [key, slot] : pane->slots) combineIntoWindow(key, slot);
+    }
+    by_arrival_.clear();
+    for (const auto& [key, slot] : window_slots_) by_arrival_.push_back(&slot);
+    std::sort(by_arrival_.begin(), by_arrival_.end(), [](const Slot* a, const Slot* b) { return a->order < b->order; });
+    collector_.setTimestamp(end - 1);
+    for (const Slot* slot : by_arrival_) collector_.collect(aggregation_.result(slot->accumulator));
+  }
+
+  // Partial aggregates meet in the order their first elements arrived.
+  void combineIntoWindow(const K& key, const Slot& slot) {
+    auto [it, inserted] = window_slots_.try_emplace(key, slot);
+    if (inserted) return;
+    Slot& combined = it->second;
+    if (slot.order < combined.order) {
+      ACC earlier = slot.accumulator;
+      aggregation_.combine(earlier, combined.accumulator);
+      combined.accumulator = std::move(earlier);
+      combined.order = slot.order;
+    } else {
+      aggregation_.combine(combined.accumulator, slot.accumulator);
+    }
+  }
+
+  std::function<K(const IN&)> key_selector_;
+  SliceGrid grid_;
+  Duration pane_size_;
+  Aggregation aggregation_;
+  std::optional<OutputTag<IN>> late_data_tag_;
+  std::string assigner_name_;
+  TimestampedCollector<OUT> collector_;
+
+  std::vector<std::unique_ptr<Pane>> panes_;  // by start
+  Pane* current_ = nullptr;                   // the pane the last element went to
+  Timestamp watermark_ = kMinWatermark;
+  std::size_t last_released_size_ = 0;
+  std::optional<Timestamp> fired_end_;        // sliding: end of the last window fired
+  std::uint64_t next_arrival_ = 0;
+  std::uint64_t num_late_records_dropped_ = 0;
+  std::uint64_t peak_state_bytes_ = 0;
+  std::uint64_t peak_state_entries_ = 0;
+
+  // Scratch, reused across windows: a sliding window's combined panes, and
+  // the entries of the window being emitted, sorted by arrival.
+  SlotTable window_slots_;
+  std::vector<const Slot*> by_arrival_;
+  std::vector<ACC> in_order_;
+};
+
+}  // namespace tidemark::internal

@@ -1,0 +1,95 @@
+// TimeWindow: the half-open interval [start, end) of event or processing time
+// that time-based assigners put elements into (SEMANTICS.md 4.1).
+//
+// Contract:
+// - start is inclusive, end exclusive; maxTimestamp() = end - 1 is the last
+//   instant that belongs to the window, and what window results are stamped
+//   with.
+// - intersects() counts touching windows ([0,10) and [10,20)) as
+//   intersecting: that is what lets session windows merge across a gap of
+//   exactly the session gap.
+// - getWindowStartWithOffset() floors to the grid offset + k * size, also for
+//   negative timestamps.
+//
+// Example:
+//   TimeWindow w{0, 10000};
+//   w.maxTimestamp();                                      // 9999
+//   TimeWindow::getWindowStartWithOffset(-1, 0, 10000);    // -10000
+#pragma once
+
+#include <algorithm>
+#include <compare>
+#include <ostream>
+#include <vector>
+
+#include "tidemark/core/time.h"
+
+namespace tidemark {
+
+struct TimeWindow {
+  Timestamp start = 0;
+  Timestamp end = 0;
+
+  Timestamp getStart() const { return start; }
+  Timestamp getEnd() const { return end; }
+  /// The largest timestamp that still belongs to the window.
+  Timestamp maxTimestamp() const { return end - 1; }
+
+  /// Whether the windows overlap or touch.
+  bool intersects(const TimeWindow& other) const { return start <= other.end && end >= other.start; }
+  /// The smallest window that contains both.
+  TimeWindow cover(const TimeWindow& other) const {
+    return TimeWindow{std::min(start, other.start), std::max(end, other.end)};
+  }
+
+  /// The start of the window of `size` (aligned to `offset`) that contains
+  /// `timestamp`; the remainder is corrected so the result floors toward -inf.
+  static constexpr Timestamp getWindowStartWithOffset(Timestamp timestamp, Duration offset, Duration size) {
+    const Timestamp remainder = (timestamp - offset) % size;
+    return remainder < 0 ? timestamp - (remainder + size) : timestamp - remainder;
+  }
+
+  friend bool operator==(const TimeWindow&, const TimeWindow&) = default;
+  friend auto operator<=>(const TimeWindow&, const TimeWindow&) = default;
+
+  template <class H>
+  friend H AbslHashValue(H h, const TimeWindow& w) {
+    return H::combine(std::move(h), w.start, w.end);
+  }
+  friend std::ostream& operator<<(std::ostream& os, const TimeWindow& w) {
+    return os << "TimeWindow{start=" << w.start << ", end=" << w.end << '}';
+  }
+};
+
+/// What mergeWindows() reports: the windows in `merged` become `result`.
+struct TimeWindowMerge {
+  std::vector<TimeWindow> merged;
+  TimeWindow result;
+};
+
+/// Merge every run of intersecting windows (sorted by start) into one
+/// covering window and report each run of two or more (session windows).
+inline std::vector<TimeWindowMerge> mergeTimeWindows(std::vector<TimeWindow> windows) {
+  std::sort(windows.begin(), windows.end(),
+            [](const TimeWindow& a, const TimeWindow& b) { return a.start < b.start; });
+  std::vector<TimeWindowMerge> merges;
+  TimeWindowMerge current;
+  auto close_run = [&] {
+    if (current.merged.size() > 1) merges.push_back(std::move(current));
+    current = TimeWindowMerge{};
+  };
+  for (const TimeWindow& window : windows) {
+    if (!current.merged.empty() && current.result.intersects(window)) {
+      current.merged.push_back(window);
+      current.result = current.result.cover(window);
+    } else {
+      close_run();
+      current.merged.push_back(window);
+      current.result = window;
+    }
+  }
+  close_run();
+  return merges;
+}
+
+}  // namespace tidemark

@@ -1,0 +1,243 @@
+// The slicing operator (the fast path for tumbling windows and sliding sums)
+// must produce exactly what the general window operator produces: the same
+// records, timestamps, order, watermarks, late side output and drop counts.
+// Each case runs one pipeline twice through the operator test harness: as
+// the API builds it (slicing) and with the default trigger set explicitly,
+// which makes the API choose the general operator.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tidemark/testing/keyed_one_input_harness.h"
+#include "tidemark/tidemark.h"
+
+namespace tidemark {
+namespace {
+
+using Element = std::pair<std::int64_t, std::int64_t>;  // (key, value)
+using Harness = KeyedOneInputStreamOperatorTestHarness<std::int64_t, Element, Element>;
+
+const OutputTag<Element> kLate("late");
+
+struct Outcome {
+  std::vector<std::string> main;
+  std::vector<std::string> late;
+  std::size_t entries_before_end = 0;
+  std::size_t timers_before_end = 0;
+  std::size_t entries_after_end = 0;
+};
+
+struct Input {
+  std::vector<std::pair<Element, Timestamp>> elements;
+  std::vector<Timestamp> watermarks;  // one after every `every` elements
+  std::size_t every = 50;
+};
+
+/// Out-of-order input: timestamps jitter by up to `jitter` above a rising
+/// line, and watermarks run near the top of that band, so many elements are late.
+Input randomInput(std::uint32_t seed, int n, int keys, Timestamp jitter) {
+  std::mt19937 rng(seed);
+  Input input;
+  for (int i = 0; i < n; ++i) {
+    const Element e{static_cast<std::int64_t>(rng() % static_cast<std::uint32_t>(keys)),
+                    static_cast<std::int64_t>(rng() % 100)};
+    input.elements.emplace_back(e, i * 3 - 500 + static_cast<Timestamp>(rng() % static_cast<std::uint32_t>(jitter)));
+  }
+  for (int i = 0; i * 50 < n; ++i) input.watermarks.push_back(i * 150 - 600 + jitter);
+  return input;
+}
+
+Outcome run(const SingleOutputStreamOperator<Element>& stream, const Input& input) {
+  Harness harness(stream);
+  harness.captureSideOutput(kLate);
+  harness.open();
+  std::size_t next_watermark = 0;
+  for (std::size_t i = 0; i < input.elements.size(); ++i) {
+    harness.processElement(input.elements[i].first, input.elements[i].second);
+    if (i % input.every == input.every - 1 && next_watermark < input.watermarks.size()) {
+      harness.processWatermark(input.watermarks[next_watermark++]);
+    }
+  }
+  Outcome result;
+  result.entries_before_end = harness.numKeyedStateEntries();
+  result.timers_before_end = harness.numEventTimeTimers();
+  harness.processWatermark(kMaxWatermark);
+  result.main = harness.getOutput().lines();
+  for (const auto& record : harness.getSideOutput(kLate)) {
+    result.late.push_back(describe(record.value) + "@" + std::to_string(record.timestamp));
+  }
+  result.entries_after_end = harness.numKeyedStateEntries();
+  return result;
+}
+
+KeyedStream<std::int64_t, Element> keyedInput(StreamExecutionEnvironment& env) {
+  return env.fromElements<Element>({Element{0, 0}}).keyBy([](const Element& e) { return e.first; });
+}
+
+void expectSameRuns(const Outcome& fast, const Outcome& general) {
+  EXPECT_EQ(fast.main, general.main);
+  EXPECT_EQ(fast.late, general.late);
+  EXPECT_EQ(fast.timers_before_end, general.timers_before_end);
+  EXPECT_EQ(fast.entries_after_end, 0u);
+  EXPECT_EQ(general.entries_after_end, 0u);
+}
+
+struct Grid {
+  Duration size;
+  Duration slide;
+  Duration offset;
+};
+
+class SlidingSumTest : public ::testing::TestWithParam<Grid> {};
+
+TEST_P(SlidingSumTest, MatchesTheGeneralOperator) {
+  const Grid g = GetParam();
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  auto keyed = keyedInput(env);
+  for (std::uint32_t seed : {1u, 2u, 3u}) {
+    // Jitter beyond the window size makes some elements late for all their windows.
+    const Input input = randomInput(seed, 4000, 20, 400 + 2 * g.size);
+    const Outcome fast =
+        run(keyed.window(SlidingEventTimeWindows::of(g.size, g.slide, g.offset)).sideOutputLateData(kLate).sum<1>(),
+            input);
+    const Outcome general = run(keyed.window(SlidingEventTimeWindows::of(g.size, g.slide, g.offset))
+                                .trigger(EventTimeTrigger::create())
+                                .sideOutputLateData(kLate)
+                                .sum<1>(),
+                            input);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    expectSameRuns(fast, general);
+    EXPECT_GT(fast.main.size(), 1000u);
+    EXPECT_FALSE(fast.late.empty()) << "the input must exercise the late path";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Grids, SlidingSumTest,
+                         ::testing::Values(Grid{100, 100, 0}, Grid{300, 100, 0}, Grid{250, 100, 7},
+                                           Grid{100, 40, -13}, Grid{1000, 10, 0}),
+                         [](const ::testing::TestParamInfo<Grid>& param_info) {
+                           const Grid& g = param_info.param;
+                           return "size" + std::to_string(g.size) + "_slide" + std::to_string(g.slide) + "_offset" +
+                                  (g.offset < 0 ? "minus" + std::to_string(-g.offset) : std::to_string(g.offset));
+                         });
+
+TEST(SlicingWindowOperatorTest, TumblingReduceKeepsArrivalOrderForAnyFunction) {
+  // A reduce that depends on the order of its inputs: exact only if the fast
+  // path folds elements in the order they arrived, as the general one does.
+  auto positional = [](const Element& a, const Element& b) { return Element{a.first, a.second * 31 + b.second}; };
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  auto keyed = keyedInput(env);
+  const Input input = randomInput(7, 4000, 20, 400);
+  const Outcome fast = run(keyed.window(TumblingEventTimeWindows::of(100, -30)).sideOutputLateData(kLate).reduce(positional),
+                       input);
+  const Outcome general = run(keyed.window(TumblingEventTimeWindows::of(100, -30))
+                              .trigger(EventTimeTrigger::create())
+                              .sideOutputLateData(kLate)
+                              .reduce(positional),
+                          input);
+  expectSameRuns(fast, general);
+}
+
+class Average : public AggregateFunction<Element, std::pair<std::int64_t, std::int64_t>, double> {
+ public:
+  std::pair<std::int64_t, std::int64_t> createAccumulator() override { return {0, 0}; }
+  std::pair<std::int64_t, std::int64_t> add(const Element& e, std::pair<std::int64_t, std::int64_t> acc) override {
+    return {acc.first + e.second, acc.second + 1};
+  }
+  double getResult(const std::pair<std::int64_t, std::int64_t>& acc) override {
+    return static_cast<double>(acc.first) / static_cast<double>(acc.second);
+  }
+  std::pair<std::int64_t, std::int64_t> merge(std::pair<std::int64_t, std::int64_t> a,
+                                              std::pair<std::int64_t, std::int64_t> b) override {
+    return {a.first + b.first, a.second + b.second};
+  }
+};
+
+TEST(SlicingWindowOperatorTest, TumblingAggregateMatchesTheGeneralOperator) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  auto keyed = keyedInput(env);
+  const Input input = randomInput(11, 3000, 15, 300);
+  auto lines = [&](const SingleOutputStreamOperator<double>& stream) {
+    KeyedOneInputStreamOperatorTestHarness<std::int64_t, Element, double> harness(stream);
+    harness.open();
+    for (std::size_t i = 0; i < input.elements.size(); ++i) {
+      harness.processElement(input.elements[i].first, input.elements[i].second);
+      if (i % 50 == 49) harness.processWatermark(input.watermarks[i / 50]);
+    }
+    harness.processWatermark(kMaxWatermark);
+    return harness.getOutput().lines();
+  };
+  const auto fast = lines(keyed.window(TumblingEventTimeWindows::of(200)).aggregate(Average{}));
+  const auto general =
+      lines(keyed.window(TumblingEventTimeWindows::of(200)).trigger(EventTimeTrigger::create()).aggregate(Average{}));
+  EXPECT_EQ(fast, general);
+  EXPECT_GT(fast.size(), 500u);
+}
+
+TEST(SlicingWindowOperatorTest, ExactOutputOfATumblingSum) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  Harness harness(keyedInput(env).window(TumblingEventTimeWindows::of(10)).sideOutputLateData(kLate).sum<1>());
+  harness.captureSideOutput(kLate);
+  harness.open();
+  harness.processElement(Element{1, 5}, 3);
+  harness.processElement(Element{2, 7}, -1);  // window [-10, 0)
+  harness.processElement(Element{1, 6}, 9);
+  harness.processElement(Element{2, 1}, 10);
+  EXPECT_EQ(harness.numKeyedStateEntries(), 3u);  // key 1 in [0,10); key 2 in [-10,0) and [0,10)
+  harness.processWatermark(8);                    // fires [-10, 0) only
+  harness.processElement(Element{2, 100}, -5);    // its window fired: late
+  harness.processWatermark(9);                    // end - 1: fires [0, 10)
+  harness.processWatermark(kMaxWatermark);
+  EXPECT_EQ(harness.getOutput().lines(),
+            (std::vector<std::string>{"Record((2,7) @ -1)", "Watermark(8)", "Record((1,11) @ 9)", "Watermark(9)",
+                                      "Record((2,1) @ 19)", "Watermark(9223372036854775807)"}));
+  ASSERT_EQ(harness.getSideOutput(kLate).size(), 1u);
+  EXPECT_EQ(harness.getSideOutput(kLate)[0].value, (Element{2, 100}));
+  EXPECT_EQ(harness.getSideOutput(kLate)[0].timestamp, -5);
+  EXPECT_EQ(harness.numKeyedStateEntries(), 0u);
+}
+
+TEST(SlicingWindowOperatorTest, RecordWithoutTimestampIsAClearError) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  Harness harness(keyedInput(env).window(TumblingEventTimeWindows::of(10)).sum<1>());
+  harness.open();
+  try {
+    harness.processElement(Element{1, 5});
+    FAIL() << "expected a failure";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("record has no timestamp"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("TumblingEventTimeWindows(10)"), std::string::npos) << e.what();
+  }
+}
+
+class LateSource : public SourceFunction<Element> {
+ public:
+  void run(SourceContext<Element>& ctx) override {
+    ctx.collectWithTimestamp(Element{1, 1}, 5);
+    ctx.emitWatermark(20);                       // fires [0, 10)
+    ctx.collectWithTimestamp(Element{1, 2}, 7);  // late, no side output: dropped and counted
+    ctx.collectWithTimestamp(Element{1, 3}, 25);
+  }
+};
+
+TEST(SlicingWindowOperatorTest, LateRecordsWithoutSideOutputAreCountedInTheJobResult) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  env.enableSimulatedTime();
+  auto sums = env.addSource(LateSource{}, "source")
+                  .keyBy([](const Element& e) { return e.first; })
+                  .window(TumblingEventTimeWindows::of(10))
+                  .sum<1>()
+                  .name("sums");
+  auto collected = sums.collectToMemory();
+  const JobExecutionResult result = env.execute("late");
+  EXPECT_EQ(result.counter("sums", "numLateRecordsDropped"), 1u);
+  std::vector<std::string> values;
+  for (const auto& record : collected->records()) values.push_back(describe(record.value) + "@" + std::to_string(record.timestamp));
+  EXPECT_EQ(values, (std::vector<std::string>{"(1,1)@9", "(1,3)@29"}));
+}
+
+}  // namespace
+}  // namespace tidemark
