@@ -41,6 +41,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "tidemark/api/output_tag.h"
+#include "tidemark/core/huge_page_allocator.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/functions/aggregate_function.h"
 #include "tidemark/operators/keyed_operator_stats.h"
@@ -192,7 +193,10 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
     std::size_t operator()(const K& key) const { return hashStatePart(key); }
   };
 
-  using SlotTable = absl::flat_hash_map<K, Slot, KeyHash>;
+  // Large panes are probed at random across tens of megabytes: huge pages
+  // keep those probes from also missing the TLB.
+  using SlotTable = absl::flat_hash_map<K, Slot, KeyHash, std::equal_to<K>,
+                                        HugePageAllocator<std::pair<const K, Slot>>>;
 
   // One hash table per pane: one probe per element.
   struct Pane {
