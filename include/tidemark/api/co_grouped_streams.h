@@ -215,8 +215,7 @@ class CoGroupedStreams {
     }
     template <class Rep, class Period>
     [[nodiscard]] WithWindow allowedLateness(std::chrono::duration<Rep, Period> lateness) const {
-      return allowedLateness(
-          static_cast<Duration>(std::chrono::duration_cast<std::chrono::milliseconds>(lateness).count()));
+      return allowedLateness(toMillis(lateness));
     }
 
     Duration getAllowedLateness() const { return allowed_lateness_; }

@@ -80,10 +80,6 @@ class LambdaProcessJoinFunction final : public ProcessJoinFunction<IN1, IN2, OUT
   F f_;
 };
 
-template <class Rep, class Period>
-Duration toMilliseconds(std::chrono::duration<Rep, Period> d) {
-  return static_cast<Duration>(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
-}
 }  // namespace internal
 
 /// Two keyed streams about to be joined over a time interval; between() sets it.
@@ -109,7 +105,7 @@ class IntervalJoin {
   template <class Rep1, class Period1, class Rep2, class Period2>
   [[nodiscard]] IntervalJoined<K, A, B> between(std::chrono::duration<Rep1, Period1> lower,
                                                 std::chrono::duration<Rep2, Period2> upper) const {
-    return between(internal::toMilliseconds(lower), internal::toMilliseconds(upper));
+    return between(toMillis(lower), toMillis(upper));
   }
 
  private:

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "tidemark/api/field_aggregations.h"
 #include "tidemark/functions/keyed_process_function.h"
 #include "tidemark/operators/keyed_aggregation_operator.h"
 #include "tidemark/operators/keyed_process_operator.h"
@@ -54,7 +55,7 @@ class LambdaKeyedProcessFunction final : public KeyedProcessFunction<K, IN, OUT>
 }  // namespace internal
 
 template <class K, class T>
-class KeyedStream : public DataStream<T> {
+class KeyedStream : public DataStream<T>, public internal::FieldAggregations<KeyedStream<K, T>, T> {
  public:
   using KeyType = K;
   using KeySelectorFunction = std::function<K(const T&)>;
@@ -94,72 +95,8 @@ class KeyedStream : public DataStream<T> {
     });
   }
 
-  // Rolling aggregations per key (see operators/keyed_aggregation_operator.h
-  // for what the emitted element holds). The field is a pointer to a data
-  // member (`sum(&Order::amount)`) or, on tuple and pair streams, a position
-  // (`sum<1>()`).
-
-  /// Emit the key's first element with `field` replaced by the running sum.
-  template <class F, class U = T>
-    requires std::is_class_v<U>
-  SingleOutputStreamOperator<T> sum(F U::*field) const {
-    return aggregate(internal::SumAggregator<T, internal::MemberField<T, F>>(internal::MemberField<T, F>(field)));
-  }
-  template <std::size_t I>
-    requires internal::TupleLike<T>
-  SingleOutputStreamOperator<T> sum() const {
-    return aggregate(internal::SumAggregator<T, internal::PositionField<T, I>>({}));
-  }
-
-  /// Emit the key's first element with `field` replaced by the running minimum.
-  template <class F, class U = T>
-    requires std::is_class_v<U>
-  SingleOutputStreamOperator<T> min(F U::*field) const {
-    return compare(internal::ComparisonType::MIN, internal::MemberField<T, F>(field), true);
-  }
-  template <std::size_t I>
-    requires internal::TupleLike<T>
-  SingleOutputStreamOperator<T> min() const {
-    return compare(internal::ComparisonType::MIN, internal::PositionField<T, I>{}, true);
-  }
-
-  /// Emit the key's first element with `field` replaced by the running maximum.
-  template <class F, class U = T>
-    requires std::is_class_v<U>
-  SingleOutputStreamOperator<T> max(F U::*field) const {
-    return compare(internal::ComparisonType::MAX, internal::MemberField<T, F>(field), true);
-  }
-  template <std::size_t I>
-    requires internal::TupleLike<T>
-  SingleOutputStreamOperator<T> max() const {
-    return compare(internal::ComparisonType::MAX, internal::PositionField<T, I>{}, true);
-  }
-
-  /// Emit the element with the smallest `field` so far; on ties the first
-  /// seen (`first = true`) or the latest.
-  template <class F, class U = T>
-    requires std::is_class_v<U>
-  SingleOutputStreamOperator<T> minBy(F U::*field, bool first = true) const {
-    return compare(internal::ComparisonType::MIN_BY, internal::MemberField<T, F>(field), first);
-  }
-  template <std::size_t I>
-    requires internal::TupleLike<T>
-  SingleOutputStreamOperator<T> minBy(bool first = true) const {
-    return compare(internal::ComparisonType::MIN_BY, internal::PositionField<T, I>{}, first);
-  }
-
-  /// Emit the element with the largest `field` so far; on ties the first
-  /// seen (`first = true`) or the latest.
-  template <class F, class U = T>
-    requires std::is_class_v<U>
-  SingleOutputStreamOperator<T> maxBy(F U::*field, bool first = true) const {
-    return compare(internal::ComparisonType::MAX_BY, internal::MemberField<T, F>(field), first);
-  }
-  template <std::size_t I>
-    requires internal::TupleLike<T>
-  SingleOutputStreamOperator<T> maxBy(bool first = true) const {
-    return compare(internal::ComparisonType::MAX_BY, internal::PositionField<T, I>{}, first);
-  }
+  // Rolling aggregations per key: sum, min, max, minBy, maxBy come from
+  // FieldAggregations (api/field_aggregations.h) and emit one element per input.
 
   /// Connect to another stream keyed by the same key type: both inputs of the
   /// resulting operator see the same keys, state and timers.
@@ -188,17 +125,15 @@ class KeyedStream : public DataStream<T> {
   }
 
  private:
+  friend class internal::FieldAggregations<KeyedStream, T>;
+
   template <class Aggregator>
-  SingleOutputStreamOperator<T> aggregate(Aggregator aggregator) const {
+  SingleOutputStreamOperator<T> aggregateFields(Aggregator aggregator, internal::FieldAggregationKind) const {
     auto selector = key_selector_;
     return this->template addOneInput<T>("Keyed Aggregation", [aggregator, selector]() {
       return std::make_unique<internal::KeyedAggregationOperator<K, T, KeySelectorFunction, Aggregator>>(selector,
                                                                                                         aggregator);
     });
-  }
-  template <class Field>
-  SingleOutputStreamOperator<T> compare(internal::ComparisonType type, Field field, bool first) const {
-    return aggregate(internal::ComparableAggregator<T, Field>(type, std::move(field), first));
   }
 
   KeySelectorFunction key_selector_;

@@ -147,7 +147,7 @@ class WatermarkStrategy {
   }
   template <class Rep, class Period>
   static WatermarkStrategy forBoundedOutOfOrderness(std::chrono::duration<Rep, Period> d) {
-    return forBoundedOutOfOrderness(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
+    return forBoundedOutOfOrderness(toMillis(d));
   }
   static WatermarkStrategy forMonotonousTimestamps() { return forBoundedOutOfOrderness(0); }
   static WatermarkStrategy noWatermarks() {
@@ -190,7 +190,7 @@ class WatermarkStrategy {
   }
   template <class Rep, class Period>
   WatermarkStrategy withIdleness(std::chrono::duration<Rep, Period> d) const {
-    return withIdleness(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
+    return withIdleness(toMillis(d));
   }
 
   std::unique_ptr<WatermarkGenerator<T>> createWatermarkGenerator(const WatermarkGeneratorContext& context) const {

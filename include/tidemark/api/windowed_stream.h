@@ -28,6 +28,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "tidemark/api/field_aggregations.h"
 #include "tidemark/api/output_tag.h"
 #include "tidemark/functions/aggregate_function.h"
 #include "tidemark/functions/process_window_function.h"
@@ -99,15 +100,10 @@ struct WindowSpec {
   }
 };
 
-template <class Rep, class Period>
-Duration toMillis(std::chrono::duration<Rep, Period> d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
-}
-
 }  // namespace internal
 
 template <class K, class T, class W>
-class WindowedStream {
+class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W>, T> {
  public:
   using KeySelectorFunction = std::function<K(const T&)>;
 
@@ -149,7 +145,7 @@ class WindowedStream {
   }
   template <class Rep, class Period>
   WindowedStream& allowedLateness(std::chrono::duration<Rep, Period> lateness) {
-    return allowedLateness(internal::toMillis(lateness));
+    return allowedLateness(toMillis(lateness));
   }
 
   /// Send elements that arrive after their windows were cleaned up to `tag`
@@ -223,71 +219,20 @@ class WindowedStream {
     return apply(internal::LambdaWindowFunction<T, OUT, K, W, F>(std::move(f)));
   }
 
-  // Shortcuts, as KeyedStream's rolling aggregations but per window: the
-  // window's first element with `field` replaced by the sum / min / max, or
-  // the element with the smallest / largest field (minBy / maxBy).
-  template <class F, class U = T>
-    requires std::is_class_v<U>
-  SingleOutputStreamOperator<T> sum(F U::*field) const {
-    // A sum does not depend on the order of the elements, so sliding windows slice too.
-    return reduceOnly("Window(Sum)",
-                      internal::SumAggregator<T, internal::MemberField<T, F>>(internal::MemberField<T, F>(field)),
-                      /*order_insensitive=*/true);
-  }
-  template <std::size_t I>
-    requires internal::TupleLike<T>
-  SingleOutputStreamOperator<T> sum() const {
-    return reduceOnly("Window(Sum)", internal::SumAggregator<T, internal::PositionField<T, I>>({}),
-                      /*order_insensitive=*/true);
-  }
-  template <class F, class U = T>
-    requires std::is_class_v<U>
-  SingleOutputStreamOperator<T> min(F U::*field) const {
-    return compare(internal::ComparisonType::MIN, internal::MemberField<T, F>(field), true);
-  }
-  template <std::size_t I>
-    requires internal::TupleLike<T>
-  SingleOutputStreamOperator<T> min() const {
-    return compare(internal::ComparisonType::MIN, internal::PositionField<T, I>{}, true);
-  }
-  template <class F, class U = T>
-    requires std::is_class_v<U>
-  SingleOutputStreamOperator<T> max(F U::*field) const {
-    return compare(internal::ComparisonType::MAX, internal::MemberField<T, F>(field), true);
-  }
-  template <std::size_t I>
-    requires internal::TupleLike<T>
-  SingleOutputStreamOperator<T> max() const {
-    return compare(internal::ComparisonType::MAX, internal::PositionField<T, I>{}, true);
-  }
-  template <class F, class U = T>
-    requires std::is_class_v<U>
-  SingleOutputStreamOperator<T> minBy(F U::*field, bool first = true) const {
-    return compare(internal::ComparisonType::MIN_BY, internal::MemberField<T, F>(field), first);
-  }
-  template <std::size_t I>
-    requires internal::TupleLike<T>
-  SingleOutputStreamOperator<T> minBy(bool first = true) const {
-    return compare(internal::ComparisonType::MIN_BY, internal::PositionField<T, I>{}, first);
-  }
-  template <class F, class U = T>
-    requires std::is_class_v<U>
-  SingleOutputStreamOperator<T> maxBy(F U::*field, bool first = true) const {
-    return compare(internal::ComparisonType::MAX_BY, internal::MemberField<T, F>(field), first);
-  }
-  template <std::size_t I>
-    requires internal::TupleLike<T>
-  SingleOutputStreamOperator<T> maxBy(bool first = true) const {
-    return compare(internal::ComparisonType::MAX_BY, internal::PositionField<T, I>{}, first);
-  }
+  // sum, min, max, minBy, maxBy per window come from FieldAggregations
+  // (api/field_aggregations.h), as KeyedStream's rolling ones do.
 
  private:
   template <class, class>
   friend class AllWindowedStream;
 
-  template <class Field>
-  SingleOutputStreamOperator<T> compare(internal::ComparisonType type, Field field, bool first) const {
-    return reduce(internal::ComparableAggregator<T, Field>(type, std::move(field), first));
+  friend class internal::FieldAggregations<WindowedStream, T>;
+
+  // A sum does not depend on the order of the elements, so sliding windows slice too.
+  template <class Aggregator>
+  SingleOutputStreamOperator<T> aggregateFields(Aggregator aggregator, internal::FieldAggregationKind kind) const {
+    const bool sum = kind == internal::FieldAggregationKind::SUM;
+    return reduceOnly(sum ? "Window(Sum)" : "Window(Reduce)", std::move(aggregator), /*order_insensitive=*/sum);
   }
 
   // A reduce whose result is the window's output.

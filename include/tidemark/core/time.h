@@ -7,6 +7,7 @@
 // fires every event-time timer.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <limits>
 
@@ -33,6 +34,13 @@ constexpr Timestamp saturatingAdd(Timestamp t, Duration d) {
     return d > 0 ? kMaxWatermark : kMinWatermark;
   }
   return result;
+}
+
+/// A std::chrono duration in whole milliseconds (truncated toward zero), for
+/// the API calls that accept either a Duration or a chrono duration.
+template <class Rep, class Period>
+constexpr Duration toMillis(std::chrono::duration<Rep, Period> d) {
+  return static_cast<Duration>(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
 }
 
 /// Whether a record/element is active or idle (it will not send watermarks for a

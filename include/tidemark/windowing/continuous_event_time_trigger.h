@@ -130,7 +130,7 @@ class ContinuousEventTimeTrigger {
   }
   template <class Rep, class Period>
   static ContinuousEventTimeTrigger of(std::chrono::duration<Rep, Period> interval) {
-    return of(std::chrono::duration_cast<std::chrono::milliseconds>(interval).count());
+    return of(toMillis(interval));
   }
 
   Duration getInterval() const { return interval_; }

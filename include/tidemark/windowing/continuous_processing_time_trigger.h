@@ -120,7 +120,7 @@ class ContinuousProcessingTimeTrigger {
   }
   template <class Rep, class Period>
   static ContinuousProcessingTimeTrigger of(std::chrono::duration<Rep, Period> interval) {
-    return of(std::chrono::duration_cast<std::chrono::milliseconds>(interval).count());
+    return of(toMillis(interval));
   }
 
   Duration getInterval() const { return interval_; }

@@ -61,7 +61,7 @@ Duration extractSessionGap(const E& extractor, const T& element) {
                 "a session gap extractor must be callable as extractor(const T&) for the stream's element type");
   using R = std::decay_t<std::invoke_result_t<const E&, const T&>>;
   if constexpr (kIsChronoDuration<R>) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(extractor(element)).count();
+    return toMillis(extractor(element));
   } else {
     static_assert(std::is_convertible_v<R, Duration>,
                   "a session gap extractor must return a Duration (milliseconds) or a std::chrono::duration");
@@ -77,13 +77,6 @@ inline void mergeSessionWindows(const std::vector<TimeWindow>& windows, MergeCal
   }
 }
 
-inline void requireEventTimestamp(Timestamp timestamp, const std::string& assigner) {
-  if (timestamp == kMinWatermark) {
-    throw std::runtime_error(assigner +
-                             ": record has no timestamp (kMinWatermark): did you forget "
-                             "assignTimestampsAndWatermarks()?");
-  }
-}
 
 }  // namespace internal
 
@@ -119,7 +112,7 @@ class EventTimeSessionWindows {
   }
   template <class Rep, class Period>
   static EventTimeSessionWindows withGap(std::chrono::duration<Rep, Period> gap) {
-    return withGap(std::chrono::duration_cast<std::chrono::milliseconds>(gap).count());
+    return withGap(toMillis(gap));
   }
 
   /// `extractor(const T&)` returns the record's gap (Duration or std::chrono::duration).

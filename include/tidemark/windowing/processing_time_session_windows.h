@@ -70,7 +70,7 @@ class ProcessingTimeSessionWindows {
   }
   template <class Rep, class Period>
   static ProcessingTimeSessionWindows withGap(std::chrono::duration<Rep, Period> gap) {
-    return withGap(std::chrono::duration_cast<std::chrono::milliseconds>(gap).count());
+    return withGap(toMillis(gap));
   }
 
   /// `extractor(const T&)` returns the record's gap (Duration or std::chrono::duration).

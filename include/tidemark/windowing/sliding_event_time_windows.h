@@ -62,16 +62,16 @@ class SlidingEventTimeWindows {
   template <class Rep1, class Period1, class Rep2, class Period2>
   static SlidingEventTimeWindows of(std::chrono::duration<Rep1, Period1> size,
                                     std::chrono::duration<Rep2, Period2> slide) {
-    return of(std::chrono::duration_cast<std::chrono::milliseconds>(size).count(),
-              std::chrono::duration_cast<std::chrono::milliseconds>(slide).count());
+    return of(toMillis(size),
+              toMillis(slide));
   }
   template <class Rep1, class Period1, class Rep2, class Period2, class Rep3, class Period3>
   static SlidingEventTimeWindows of(std::chrono::duration<Rep1, Period1> size,
                                     std::chrono::duration<Rep2, Period2> slide,
                                     std::chrono::duration<Rep3, Period3> offset) {
-    return of(std::chrono::duration_cast<std::chrono::milliseconds>(size).count(),
-              std::chrono::duration_cast<std::chrono::milliseconds>(slide).count(),
-              std::chrono::duration_cast<std::chrono::milliseconds>(offset).count());
+    return of(toMillis(size),
+              toMillis(slide),
+              toMillis(offset));
   }
 
   Duration getSize() const { return size_; }
@@ -116,11 +116,7 @@ class SlidingEventTimeWindowsAssigner final : public WindowAssigner<T, TimeWindo
 
   void assignWindows(const T&, Timestamp timestamp, const WindowAssignerContext&,
                      std::vector<TimeWindow>& windows) override {
-    if (timestamp == kMinWatermark) {
-      throw std::runtime_error(toString() +
-                               ": record has no timestamp (kMinWatermark): did you forget "
-                               "assignTimestampsAndWatermarks()?");
-    }
+    requireEventTimestamp(timestamp, toString());
     assignSlidingWindows(timestamp, spec_.getSize(), spec_.getSlide(), spec_.getOffset(), windows);
   }
 

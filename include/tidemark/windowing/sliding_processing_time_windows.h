@@ -59,16 +59,16 @@ class SlidingProcessingTimeWindows {
   template <class Rep1, class Period1, class Rep2, class Period2>
   static SlidingProcessingTimeWindows of(std::chrono::duration<Rep1, Period1> size,
                                          std::chrono::duration<Rep2, Period2> slide) {
-    return of(std::chrono::duration_cast<std::chrono::milliseconds>(size).count(),
-              std::chrono::duration_cast<std::chrono::milliseconds>(slide).count());
+    return of(toMillis(size),
+              toMillis(slide));
   }
   template <class Rep1, class Period1, class Rep2, class Period2, class Rep3, class Period3>
   static SlidingProcessingTimeWindows of(std::chrono::duration<Rep1, Period1> size,
                                          std::chrono::duration<Rep2, Period2> slide,
                                          std::chrono::duration<Rep3, Period3> offset) {
-    return of(std::chrono::duration_cast<std::chrono::milliseconds>(size).count(),
-              std::chrono::duration_cast<std::chrono::milliseconds>(slide).count(),
-              std::chrono::duration_cast<std::chrono::milliseconds>(offset).count());
+    return of(toMillis(size),
+              toMillis(slide),
+              toMillis(offset));
   }
 
   Duration getSize() const { return size_; }

@@ -96,7 +96,7 @@ class TimeEvictor {
       throw std::invalid_argument(fmt::format("TimeEvictor: window size must not be negative, got {} ms",
                                               std::chrono::duration<double, std::milli>(window_size).count()));
     }
-    return of(std::chrono::duration_cast<std::chrono::milliseconds>(window_size).count(), do_evict_after);
+    return of(toMillis(window_size), do_evict_after);
   }
 
   /// The window size in milliseconds.

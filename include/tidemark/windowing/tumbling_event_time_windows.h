@@ -56,13 +56,13 @@ class TumblingEventTimeWindows {
   }
   template <class Rep, class Period>
   static TumblingEventTimeWindows of(std::chrono::duration<Rep, Period> size) {
-    return of(std::chrono::duration_cast<std::chrono::milliseconds>(size).count());
+    return of(toMillis(size));
   }
   template <class Rep1, class Period1, class Rep2, class Period2>
   static TumblingEventTimeWindows of(std::chrono::duration<Rep1, Period1> size,
                                      std::chrono::duration<Rep2, Period2> offset) {
-    return of(std::chrono::duration_cast<std::chrono::milliseconds>(size).count(),
-              std::chrono::duration_cast<std::chrono::milliseconds>(offset).count());
+    return of(toMillis(size),
+              toMillis(offset));
   }
 
   Duration getSize() const { return size_; }
@@ -91,11 +91,7 @@ class TumblingEventTimeWindowsAssigner final : public WindowAssigner<T, TimeWind
 
   void assignWindows(const T&, Timestamp timestamp, const WindowAssignerContext&,
                      std::vector<TimeWindow>& windows) override {
-    if (timestamp == kMinWatermark) {
-      throw std::runtime_error(toString() +
-                               ": record has no timestamp (kMinWatermark): did you forget "
-                               "assignTimestampsAndWatermarks()?");
-    }
+    requireEventTimestamp(timestamp, toString());
     const Timestamp start =
         TimeWindow::getWindowStartWithOffset(timestamp, spec_.getOffset(), spec_.getSize());
     windows.push_back(TimeWindow{start, start + spec_.getSize()});

@@ -51,13 +51,13 @@ class TumblingProcessingTimeWindows {
   }
   template <class Rep, class Period>
   static TumblingProcessingTimeWindows of(std::chrono::duration<Rep, Period> size) {
-    return of(std::chrono::duration_cast<std::chrono::milliseconds>(size).count());
+    return of(toMillis(size));
   }
   template <class Rep1, class Period1, class Rep2, class Period2>
   static TumblingProcessingTimeWindows of(std::chrono::duration<Rep1, Period1> size,
                                           std::chrono::duration<Rep2, Period2> offset) {
-    return of(std::chrono::duration_cast<std::chrono::milliseconds>(size).count(),
-              std::chrono::duration_cast<std::chrono::milliseconds>(offset).count());
+    return of(toMillis(size),
+              toMillis(offset));
   }
 
   Duration getSize() const { return size_; }

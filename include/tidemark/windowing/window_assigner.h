@@ -20,6 +20,7 @@
 
 #include <concepts>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -74,6 +75,15 @@ concept AssignerSpec = requires(const Spec& spec) {
 };
 
 namespace internal {
+
+/// Event-time windows need a timestamp; kMinWatermark marks a record without one.
+inline void requireEventTimestamp(Timestamp timestamp, const std::string& assigner) {
+  if (timestamp == kMinWatermark) {
+    throw std::runtime_error(assigner +
+                             ": record has no timestamp (kMinWatermark): did you forget "
+                             "assignTimestampsAndWatermarks()?");
+  }
+}
 
 /// Turn a user assigner or a built-in specification into the assigner a window operator runs.
 template <class T, class X>

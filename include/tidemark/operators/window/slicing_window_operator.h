@@ -49,6 +49,7 @@
 #include "tidemark/operators/timestamped_collector.h"
 #include "tidemark/state/heap/state_table.h"
 #include "tidemark/windowing/time_window.h"
+#include "tidemark/windowing/window_assigner.h"
 
 namespace tidemark::internal {
 
@@ -105,11 +106,7 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   void open() override { collector_.setOutput(&this->output()); }
 
   void processElement(StreamRecord<IN>& record) override {
-    if (!record.has_timestamp || record.timestamp == kMinWatermark) {
-      throw std::runtime_error(assigner_name_ +
-                               ": record has no timestamp (kMinWatermark): did you forget "
-                               "assignTimestampsAndWatermarks()?");
-    }
+    requireEventTimestamp(record.has_timestamp ? record.timestamp : kMinWatermark, assigner_name_);
     const Timestamp timestamp = record.timestamp;
     Pane* pane = current_;
     if (pane == nullptr || timestamp < pane->start || timestamp >= pane->end) {
