@@ -46,6 +46,13 @@ struct WorkloadResult {
   /// once, and the (key, slice) entries it held then (0 elsewhere).
   std::uint64_t window_state_bytes_peak = 0;
   std::uint64_t window_state_entries_at_peak = 0;
+  /// CEP workloads: the CEP operators' partial matches and events held (shared
+  /// buffers and element buffers) at their peak and at the end, summed over
+  /// subtasks (0 elsewhere).
+  std::uint64_t peak_partial_matches = 0;
+  std::uint64_t peak_buffered_events = 0;
+  std::uint64_t partial_matches_at_end = 0;
+  std::uint64_t buffered_events_at_end = 0;
 };
 
 /// Where the parallel subtasks of a job leave their share of the results;
@@ -77,6 +84,10 @@ inline WorkloadResult executeJob(StreamExecutionEnvironment& env, const char* jo
   for (const OperatorMetrics& op : job.getOperatorMetrics()) {
     result.window_state_bytes_peak += job.counter(op.name, "windowStateBytesPeak");
     result.window_state_entries_at_peak += job.counter(op.name, "windowStateEntriesAtPeak");
+    result.peak_partial_matches += job.counter(op.name, "peakPartialMatches");
+    result.peak_buffered_events += job.counter(op.name, "peakBufferedEvents");
+    result.partial_matches_at_end += job.counter(op.name, "numPartialMatches");
+    result.buffered_events_at_end += job.counter(op.name, "numBufferedEvents");
   }
   std::lock_guard<std::mutex> lock(tally.mutex);
   result.checksum = tally.checksum;

@@ -1,6 +1,7 @@
 // What the click-stream scenarios (S2, S3) share: the Event a line
 // "user,url,timestamp" parses into, the parser, and script files
-// ("<ms after start>,<line>" per line) that replace a built-in script.
+// ("<ms after start>,<line>" per line) that replace a built-in script (S4
+// reads its login lines from such scripts too).
 #pragma once
 
 #include <fstream>
@@ -24,6 +25,21 @@ struct Event {
   }
 };
 
+/// Parse a whole field as a millisecond timestamp; the error names the field.
+inline tidemark::Timestamp parseTimestamp(const std::string& text) {
+  std::size_t used = 0;
+  tidemark::Timestamp timestamp = 0;
+  try {
+    timestamp = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) {
+    throw std::invalid_argument(fmt::format("timestamp '{}' is not an integer", text));
+  }
+  return timestamp;
+}
+
 /// Parse "user,url,timestamp"; the error says what is wrong with the line.
 inline Event parseEvent(const std::string& line) {
   const auto first = line.find(',');
@@ -31,16 +47,7 @@ inline Event parseEvent(const std::string& line) {
   if (first == std::string::npos || first == last) {
     throw std::invalid_argument("expected 3 comma-separated fields (user,url,timestamp)");
   }
-  Event event{line.substr(0, first), line.substr(first + 1, last - first - 1), 0};
-  const std::string ts = line.substr(last + 1);
-  std::size_t used = 0;
-  try {
-    event.timestamp = std::stoll(ts, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != ts.size()) throw std::invalid_argument(fmt::format("timestamp '{}' is not an integer", ts));
-  return event;
+  return Event{line.substr(0, first), line.substr(first + 1, last - first - 1), parseTimestamp(line.substr(last + 1))};
 }
 
 using Script = tidemark::ScriptedSource<std::string>::Script;

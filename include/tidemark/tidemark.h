@@ -14,6 +14,7 @@
 #include "tidemark/api/stream_execution_environment.h"
 #include "tidemark/api/tagged_union.h"
 #include "tidemark/api/watermark_strategy.h"
+#include "tidemark/cep/cep.h"
 #include "tidemark/api/windowed_stream.h"
 #include "tidemark/connectors/collect_sink.h"
 #include "tidemark/connectors/print_sink.h"

@@ -44,6 +44,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Scenario{"s2", "s2_union_watermarks", {"--simulated"}},
                       Scenario{"s2b", "s2_union_watermarks", {"--simulated", "--variant", "b"}},
                       Scenario{"s3", "s3_late_data", {"--simulated"}},
+                      Scenario{"s4a", "s4_cep_login_failures", {"--simulated", "--variant", "a"}},
+                      Scenario{"s4b", "s4_cep_login_failures", {"--simulated", "--variant", "b"}},
                       Scenario{"s5", "s5_global_window_trigger", {"--simulated"}}),
     [](const ::testing::TestParamInfo<Scenario>& param_info) { return param_info.param.name; });
 
@@ -76,6 +78,62 @@ TEST(ScenarioArguments, S3MalformedLineNamesTheParseOperatorAndTheLine) {
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.err.find("'parse'"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("Alice,./home,x"), std::string::npos) << result.err;
+}
+
+TEST(ScenarioArguments, S4VariantDefaultsToA) {
+  const auto result = runProgram(examplePath("s4_cep_login_failures"), {"--simulated"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, readFile(testDataPath("scenarios/s4a.out")));
+}
+
+TEST(ScenarioArguments, S4BadVariantIsRejectedWithTheAllowedValues) {
+  const auto result = runProgram(examplePath("s4_cep_login_failures"), {"--simulated", "--variant", "c"});
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.err.find("--variant"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("{a,b}"), std::string::npos) << result.err;
+  EXPECT_EQ(result.out, "");
+}
+
+TEST(ScenarioArguments, S4LineWithoutTimestampNamesTheParseOperatorAndTheLine) {
+  const std::string script =
+      testing_support::writeTempFile("s4-short-line",
+                                     "1000,user_1,192.168.0.1,fail,2000\n"
+                                     "2000,user_1,192.168.0.2,fail\n");
+  const auto result = runProgram(examplePath("s4_cep_login_failures"), {"--simulated", "--script", script});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("'parse'"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("user_1,192.168.0.2,fail"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("expected 4 comma-separated fields"), std::string::npos) << result.err;
+  EXPECT_EQ(result.out, "");
+}
+
+TEST(ScenarioArguments, S4BadTimestampNamesTheParseOperatorAndTheLine) {
+  const std::string script =
+      testing_support::writeTempFile("s4-bad-timestamp",
+                                     "1000,user_1,192.168.0.1,fail,2000\n"
+                                     "2000,user_1,192.168.0.2,fail,3s\n");
+  const auto result = runProgram(examplePath("s4_cep_login_failures"), {"--simulated", "--script", script});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("'parse'"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("user_1,192.168.0.2,fail,3s"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("timestamp '3s' is not an integer"), std::string::npos) << result.err;
+  EXPECT_EQ(result.out, "");
+}
+
+TEST(ScenarioArguments, S4LateFailureArrivingBeforeTheWatermarkIsMatched) {
+  // Variant b's late failure (4000), sent in the same instant as the 8000
+  // line: no watermark has passed 4000 yet, so it is matched in timestamp
+  // order and makes two overlapping runs of three failures.
+  const std::string script = testing_support::writeTempFile(
+      "s4-not-late",
+      "1000,user_1,192.168.0.1,fail,2000\n2000,user_1,192.168.0.2,fail,3000\n3000,user_2,192.168.1.29,fail,4000\n"
+      "4000,user_1,171.56.23.10,fail,5000\n5000,user_2,192.168.1.29,fail,7000\n6000,user_2,192.168.1.29,fail,8000\n"
+      "6000,user_1,192.168.0.3,fail,4000\n7000,user_2,192.168.1.29,success,6000\n");
+  const auto result = runProgram(examplePath("s4_cep_login_failures"), {"--simulated", "--script", script});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "alert> user_1 failed to log in 3 times in a row: 2000, 3000, 4000\n"
+            "alert> user_1 failed to log in 3 times in a row: 3000, 4000, 5000\n");
 }
 
 }  // namespace
