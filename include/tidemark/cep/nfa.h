@@ -115,13 +115,6 @@ class Nfa {
     if (key_state) advanceTime(*key_state, ts, matches, timeouts);
   }
 
-  std::unique_ptr<NfaKeyState<T>> acquireState() {
-    if (spare_states_.empty()) return std::make_unique<NfaKeyState<T>>(initialState());
-    std::unique_ptr<NfaKeyState<T>> state = std::move(spare_states_.back());
-    spare_states_.pop_back();
-    return state;
-  }
-
   void process(NfaKeyState<T>& key_state, const T& event, Timestamp ts, ProcessingClock processing_time,
                std::vector<Match<T>>& matches) {
     const EventRef ref{event, CepEventId{ts, key_state.next_event_id++}, processing_time};
@@ -203,6 +196,13 @@ class Nfa {
   }
 
  private:
+  std::unique_ptr<NfaKeyState<T>> acquireState() {
+    if (spare_states_.empty()) return std::make_unique<NfaKeyState<T>>(initialState());
+    std::unique_ptr<NfaKeyState<T>> state = std::move(spare_states_.back());
+    spare_states_.pop_back();
+    return state;
+  }
+
   struct EventRef {
     const T& value;
     CepEventId id;

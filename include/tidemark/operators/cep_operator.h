@@ -153,24 +153,14 @@ class CepOperator final : public OneInputOperator<IN, OUT>,
   void onEventTime(const TimerEntry<K, VoidNamespace>& timer) override { onEventTime(timer.key); }
 
   void onEventTime(const K& key) {
-    auto it = keys_.find(key);
-    if (it == keys_.end()) return;
-    CepKeyState<IN>& key_state = it->second;
-    const StateSize before = sizeOf(key_state);
     const Timestamp watermark = timers_->currentWatermark();
-    drainBuffer(key, key_state, watermark);
-    advanceTime(key_state, watermark);
-    afterUpdate(it, before);
+    wake(key, watermark, watermark);
   }
 
+  // Processing time: the buffer holds only comparator-ordered elements of
+  // earlier milliseconds, so all of it is due.
   void onProcessingTime(const TimerEntry<K, VoidNamespace>& timer) override {
-    auto it = keys_.find(timer.key);
-    if (it == keys_.end()) return;
-    CepKeyState<IN>& key_state = it->second;
-    const StateSize before = sizeOf(key_state);
-    drainBuffer(timer.key, key_state, kMaxWatermark);
-    advanceTime(key_state, timers_->currentProcessingTime());
-    afterUpdate(it, before);
+    wake(timer.key, kMaxWatermark, timers_->currentProcessingTime());
   }
 
   /// numLateRecordsDropped, and the CEP state size: partial matches and
@@ -212,6 +202,18 @@ class CepOperator final : public OneInputOperator<IN, OUT>,
     live_.events += after.events - before.events;
     peak_.partial_matches = std::max(peak_.partial_matches, live_.partial_matches);
     peak_.events = std::max(peak_.events, live_.events);
+  }
+
+  // Feed the key's buffered elements up to `drain_up_to`, then advance its
+  // NFA to `now` (timeouts), and keep or drop its state.
+  void wake(const K& key, Timestamp drain_up_to, Timestamp now) {
+    auto it = keys_.find(key);
+    if (it == keys_.end()) return;
+    CepKeyState<IN>& key_state = it->second;
+    const StateSize before = sizeOf(key_state);
+    drainBuffer(key, key_state, drain_up_to);
+    advanceTime(key_state, now);
+    afterUpdate(it, before);
   }
 
   // As in any keyed operator, a key must belong to this subtask's key groups.
