@@ -34,6 +34,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "tidemark/connectors/event_time_alignment.h"
 #include "tidemark/tidemark.h"
 
 namespace tidemark::bench {
@@ -77,45 +78,6 @@ constexpr std::uint64_t checksumTerm(std::int64_t a, std::int64_t b) {
 struct SteadyStateHooks {
   std::function<void()> begin;
   std::function<void()> end;
-};
-
-/// Where each parallel generator subtask is in event time, shared by all of
-/// them. Written once per millisecond of event time, not per record.
-class EventTimeAlignment {
- public:
-  EventTimeAlignment(int subtasks, Duration max_drift)
-      : positions_(std::make_unique<Position[]>(static_cast<std::size_t>(subtasks))),
-        subtasks_(subtasks),
-        max_drift_(max_drift) {}
-
-  int subtasks() const { return subtasks_; }
-
-  void publish(int subtask, Timestamp timestamp) {
-    positions_[static_cast<std::size_t>(subtask)].timestamp.store(timestamp, std::memory_order_relaxed);
-  }
-
-  /// A finished subtask must not hold the others back.
-  void finish(int subtask) { publish(subtask, kMaxWatermark); }
-
-  /// Whether a subtask at `timestamp` must wait for the slowest one. Every
-  /// published position is >= 0, so the difference cannot overflow.
-  bool tooFarAhead(Timestamp timestamp) const {
-    Timestamp slowest = kMaxWatermark;
-    for (std::size_t s = 0; s < static_cast<std::size_t>(subtasks_); ++s) {
-      slowest = std::min(slowest, positions_[s].timestamp.load(std::memory_order_relaxed));
-    }
-    return timestamp - slowest > max_drift_;
-  }
-
- private:
-  // One cache line each, so publishing does not invalidate the others' lines.
-  struct alignas(64) Position {
-    std::atomic<Timestamp> timestamp{0};
-  };
-
-  std::unique_ptr<Position[]> positions_;
-  int subtasks_;
-  Duration max_drift_;
 };
 
 class GeneratorSource final : public ParallelSourceFunction<Event> {

@@ -17,6 +17,7 @@
 #include "tidemark/cep/cep.h"
 #include "tidemark/api/windowed_stream.h"
 #include "tidemark/connectors/collect_sink.h"
+#include "tidemark/connectors/event_time_alignment.h"
 #include "tidemark/connectors/print_sink.h"
 #include "tidemark/connectors/scripted_source.h"
 #include "tidemark/core/key_group.h"

@@ -1,0 +1,60 @@
+#include "nexmark_report.h"
+
+#include <fmt/format.h>
+
+namespace tidemark::cli {
+namespace {
+
+std::string megabytes(std::uint64_t bytes) { return fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6); }
+
+std::string micros(std::int64_t nanos) { return fmt::format("{:.1f} us", static_cast<double>(nanos) / 1e3); }
+
+std::string jsonMicros(const std::optional<LatencySummary>& latency, std::int64_t LatencySummary::*field) {
+  return latency ? fmt::format("{:.3f}", static_cast<double>((*latency).*field) / 1e3) : "null";
+}
+
+}  // namespace
+
+std::string formatSummary(const RunReport& r) {
+  std::string out = fmt::format("{} {} ({}): {} events in {:.3f} s = {:.2f} M events/s at parallelism {}\n", r.query,
+                                r.title, r.implementation, r.events, r.seconds, r.eventsPerSecond() / 1e6,
+                                r.parallelism);
+  out += fmt::format("  results: {}\n", r.results);
+  if (r.latency) {
+    out += fmt::format("  latency (emit - event creation, {} results, source held to {} events/s): p50 {}  p99 {}  max {}\n",
+                       r.latency->samples, r.rate, micros(r.latency->p50_ns), micros(r.latency->p99_ns),
+                       micros(r.latency->max_ns));
+  } else {
+    out += "  latency: not measured (measured in rate-limited runs: add --rate EVENTS_PER_SECOND)\n";
+  }
+  out += fmt::format("  peak memory: {}\n", megabytes(r.peak_rss_bytes));
+  if (!r.sample.empty()) {
+    out += fmt::format("  first {} results:\n", r.sample.size());
+    for (const auto& line : r.sample) out += fmt::format("    {}\n", line);
+  }
+  return out;
+}
+
+std::string formatTableHeader() {
+  return fmt::format("{:<6}{:<34}{:>4}{:>13}{:>12}{:>12}{:>12}{:>11}\n", "query", "", "P", "M events/s", "results",
+                     "p50 latency", "p99 latency", "peak RSS");
+}
+
+std::string formatTableRow(const RunReport& r) {
+  const std::string p50 = r.latency ? micros(r.latency->p50_ns) : "-";
+  const std::string p99 = r.latency ? micros(r.latency->p99_ns) : "-";
+  return fmt::format("{:<6}{:<34}{:>4}{:>13.2f}{:>12}{:>12}{:>12}{:>11}\n", r.query, r.title, r.parallelism,
+                     r.eventsPerSecond() / 1e6, r.results, p50, p99, megabytes(r.peak_rss_bytes));
+}
+
+std::string formatJson(const RunReport& r) {
+  return fmt::format(
+      "{{\"query\":\"{}\",\"implementation\":\"{}\",\"parallelism\":{},\"events\":{},\"rate\":{},\"seconds\":{:.6f},"
+      "\"events_per_s\":{:.1f},\"results\":{},\"p50_latency_us\":{},\"p99_latency_us\":{},\"max_latency_us\":{},"
+      "\"peak_rss_bytes\":{}}}",
+      r.query, r.implementation, r.parallelism, r.events, r.rate, r.seconds, r.eventsPerSecond(), r.results,
+      jsonMicros(r.latency, &LatencySummary::p50_ns), jsonMicros(r.latency, &LatencySummary::p99_ns),
+      jsonMicros(r.latency, &LatencySummary::max_ns), r.peak_rss_bytes);
+}
+
+}  // namespace tidemark::cli

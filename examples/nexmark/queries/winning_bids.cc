@@ -1,0 +1,98 @@
+#include "winning_bids.h"
+
+#include <optional>
+#include <tuple>
+
+namespace tidemark::nexmark {
+
+std::ostream& operator<<(std::ostream& os, const AuctionWinner& winner) {
+  const Auction& a = winner.auction;
+  const Bid& b = winner.bid;
+  return os << "AuctionWinner{auction=" << a.id << ", seller=" << a.seller << ", category=" << a.category
+            << ", expires=" << a.expires << ", price=" << b.price << ", bidder=" << b.bidder
+            << ", bidTime=" << b.date_time << '}';
+}
+
+bool outbids(const Bid& challenger, const Bid& holder) {
+  if (challenger.price != holder.price) return challenger.price > holder.price;
+  if (challenger.date_time != holder.date_time) return challenger.date_time < holder.date_time;
+  return std::tie(challenger.auction, challenger.bidder, challenger.channel, challenger.url, challenger.extra) <
+         std::tie(holder.auction, holder.bidder, holder.channel, holder.url, holder.extra);
+}
+
+void WinningBidFunction::open() {
+  auto& context = getRuntimeContext();
+  auction_ = &context.getState(ValueStateDescriptor<Auction>("auction"));
+  best_ = &context.getState(ValueStateDescriptor<Bid>("best valid bid"));
+  waiting_ = &context.getMapState(MapStateDescriptor<Timestamp, Bid>("bids waiting for their auction"));
+}
+
+void WinningBidFunction::processElement(const Event& event, Context& ctx, Collector<AuctionWinner>&) {
+  if (const Auction* auction = event.auction()) {
+    onAuction(*auction, ctx.timerService());
+  } else {
+    onBid(*event.bid(), ctx.timerService());
+  }
+}
+
+void WinningBidFunction::onAuction(const Auction& auction, TimerService& timers) {
+  std::optional<Bid> best;
+  for (const auto& [date_time, bid] : waiting_->entries()) {
+    timers.deleteEventTimeTimer(date_time);  // the waiting bid is decided now
+    if (isValidBidFor(bid, auction) && (!best || outbids(bid, *best))) best = bid;
+  }
+  waiting_->clear();
+  auction_->update(auction);
+  if (best) best_->update(*best);
+  timers.registerEventTimeTimer(auction.expires);
+}
+
+void WinningBidFunction::onBid(const Bid& bid, TimerService& timers) {
+  if (const std::optional<Auction> auction = auction_->value()) {
+    if (!isValidBidFor(bid, *auction)) return;
+    const std::optional<Bid> best = best_->value();
+    if (!best || outbids(bid, *best)) best_->update(bid);
+    return;
+  }
+  // The auction has not arrived (or has closed already, which the drop
+  // timer settles just as well: such a bid is later than its expiry time).
+  const std::optional<Bid> waiting = waiting_->get(bid.date_time);
+  if (!waiting) timers.registerEventTimeTimer(bid.date_time);
+  if (!waiting || outbids(bid, *waiting)) waiting_->put(bid.date_time, bid);
+}
+
+void WinningBidFunction::onTimer(Timestamp timestamp, OnTimerContext&, Collector<AuctionWinner>& out) {
+  if (const std::optional<Auction> auction = auction_->value(); auction && auction->expires == timestamp) {
+    close(*auction, out);
+  } else {
+    // The watermark passed these bids' dateTime before their auction came:
+    // any auction still to come starts later, so none of them can be valid.
+    waiting_->remove(timestamp);
+  }
+}
+
+void WinningBidFunction::close(const Auction& auction, Collector<AuctionWinner>& out) {
+  if (const std::optional<Bid> best = best_->value()) out.collect(AuctionWinner{auction, *best});
+  auction_->clear();
+  best_->clear();
+}
+
+DataStream<AuctionWinner> winningBids(const DataStream<Event>& events) {
+  return events.filter([](const Event& event) { return event.person() == nullptr; })
+      .name("winning bids: auctions and bids")
+      .keyBy([](const Event& event) { return auctionIdOf(event); })
+      .process(WinningBidFunction{})
+      .name("winning bids: best valid bid per auction");
+}
+
+void CloseOrderBuffer::open(KeyedRuntimeContext<std::int64_t>& context) {
+  buffered_ = &context.getMapState(
+      MapStateDescriptor<std::pair<Timestamp, std::int64_t>, AuctionWinner>("closings in close order"));
+}
+
+void CloseOrderBuffer::add(const AuctionWinner& winner, TimerService& timers) {
+  buffered_->put({winner.auction.expires, winner.auction.id}, winner);
+  timers.registerEventTimeTimer(winner.auction.expires);
+}
+
+}  // namespace tidemark::nexmark

@@ -1,0 +1,138 @@
+// The `tidemark` command as a user runs it: arguments, errors, output formats.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "nexmark/query.h"
+#include "support/run_program.h"
+
+namespace tidemark {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using testing_support::ProgramResult;
+
+ProgramResult tidemark(const std::vector<std::string>& args) {
+  return testing_support::runProgram(TIDEMARK_CLI_PATH, args);
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+TEST(TidemarkCommandTest, AsksForASubcommand) {
+  const ProgramResult r = tidemark({});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("A subcommand is required"));
+}
+
+TEST(TidemarkCommandTest, HelpNamesEveryCommand) {
+  const ProgramResult r = tidemark({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, AllOf(HasSubstr("nexmark"), HasSubstr("examples")));
+}
+
+TEST(TidemarkCommandTest, NexmarkHelpListsEveryQuery) {
+  const ProgramResult r = tidemark({"nexmark", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const auto& query : nexmark::allQueries()) EXPECT_THAT(r.out, HasSubstr(query.name + " ")) << query.name;
+  EXPECT_THAT(r.out, AllOf(HasSubstr("--events"), HasSubstr("--parallelism"), HasSubstr("--rate"), HasSubstr("--json")));
+}
+
+TEST(TidemarkCommandTest, NamesTheBadArgumentAndTheAllowedValues) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"nexmark", "--query", "q99"}, "--query: unknown query 'q99'; allowed: q0"},
+      {{"nexmark"}, "name one query with --query QUERY, or run all with --all"},
+      {{"nexmark", "--query", "q0", "--all"}, "name one query with --query QUERY, or run all with --all"},
+      {{"nexmark", "--query", "q0", "--events", "0"}, "--events"},
+      {{"nexmark", "--query", "q0", "--events", "many"}, "--events"},
+      {{"nexmark", "--query", "q0", "--parallelism", "0"}, "--parallelism"},
+      {{"nexmark", "--query", "q0", "--rate", "-1"}, "--rate"},
+      {{"nexmark", "--query", "q0", "--reference"}, "--reference: q0 has no hand-written reference program"},
+      {{"nexmark", "--query", "q0", "--bogus"}, "--bogus"},
+      {{"nexmark", "--generator-only", "--query", "q0"}, "--generator-only runs the generator alone"},
+      {{"frobnicate"}, "tidemark: unknown command 'frobnicate'; allowed: nexmark, examples"},
+  };
+  for (const Case& c : cases) {
+    const ProgramResult r = tidemark(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args.back();
+    EXPECT_THAT(r.err, HasSubstr(c.message)) << c.args.back();
+    EXPECT_EQ(r.out, "") << c.args.back();
+  }
+}
+
+TEST(TidemarkCommandTest, PrintsOneJsonLinePerRun) {
+  const ProgramResult r = tidemark({"nexmark", "--query", "q0", "--events", "20000", "--parallelism", "2", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto out = lines(r.out);
+  ASSERT_EQ(out.size(), 1u) << r.out;
+  // 46 of every 50 events are bids, and q0 passes every bid through.
+  EXPECT_THAT(out[0], AllOf(HasSubstr("{\"query\":\"q0\","), HasSubstr("\"parallelism\":2,"),
+                            HasSubstr("\"events\":20000,"), HasSubstr("\"results\":18400,"),
+                            HasSubstr("\"p50_latency_us\":null,"), HasSubstr("\"p99_latency_us\":null,"),
+                            HasSubstr("\"seconds\":"), HasSubstr("\"events_per_s\":"), HasSubstr("\"peak_rss_bytes\":")));
+}
+
+TEST(TidemarkCommandTest, MeasuresLatencyInARateLimitedRun) {
+  const ProgramResult r = tidemark({"nexmark", "--query", "q0", "--events", "20000", "--rate", "200000", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, AllOf(HasSubstr("\"rate\":200000,"), HasSubstr("\"results\":18400,")));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("null")));
+}
+
+TEST(TidemarkCommandTest, RunsEveryQueryWithAll) {
+  const ProgramResult r = tidemark({"nexmark", "--all", "--events", "5000", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto out = lines(r.out);
+  ASSERT_EQ(out.size(), nexmark::allQueries().size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    EXPECT_THAT(out[i], HasSubstr("{\"query\":\"" + nexmark::allQueries()[i].name + "\"")) << out[i];
+  }
+}
+
+TEST(TidemarkCommandTest, MeasuresTheGeneratorAlone) {
+  const ProgramResult r = tidemark({"nexmark", "--generator-only", "--events", "10000", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, AllOf(HasSubstr("{\"query\":\"generator\","), HasSubstr("\"events\":10000,"),
+                           HasSubstr("\"results\":9200,")));
+}
+
+TEST(TidemarkCommandTest, RunsAHandWrittenReferenceProgram) {
+  const ProgramResult r = tidemark({"nexmark", "--query", "q1", "--events", "1000", "--reference", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, AllOf(HasSubstr("{\"query\":\"q1\",\"implementation\":\"reference\","),
+                           HasSubstr("\"results\":920,")));
+}
+
+TEST(TidemarkCommandTest, SummarizesASingleRun) {
+  const ProgramResult r = tidemark({"nexmark", "--query", "q0", "--events", "1000", "--sample", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, AllOf(HasSubstr("q0 pass-through (tidemark): 1000 events in "), HasSubstr("results: 920\n"),
+                           HasSubstr("peak memory: "), HasSubstr("first 2 results:\n    #4 Bid{auction=1000")));
+}
+
+TEST(TidemarkCommandTest, ListsTheScenarioExamplesWithRunnablePaths) {
+  const ProgramResult r = tidemark({"examples"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* program : {"s1_event_time_timers", "s2_union_watermarks", "s3_late_data", "s4_cep_login_failures",
+                              "s5_global_window_trigger"}) {
+    EXPECT_THAT(r.out, HasSubstr(program));
+    EXPECT_TRUE(std::filesystem::exists(testing_support::examplePath(program))) << program;
+    EXPECT_THAT(r.out, HasSubstr(std::filesystem::path(testing_support::examplePath(program)).lexically_normal().string()));
+  }
+}
+
+}  // namespace
+}  // namespace tidemark

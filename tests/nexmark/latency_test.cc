@@ -1,0 +1,53 @@
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "nexmark/latency_histogram.h"
+#include "nexmark/query.h"
+
+namespace tidemark::nexmark {
+namespace {
+
+TEST(LatencyHistogramTest, IsExactForSmallValuesAndWithinThreePercentAbove) {
+  LatencyHistogram histogram;
+  EXPECT_EQ(histogram.percentile(99), 0);
+  for (std::int64_t v = 1; v <= 50; ++v) histogram.record(v);
+  EXPECT_EQ(histogram.percentile(50), 25);
+  EXPECT_EQ(histogram.percentile(100), 50);
+
+  LatencyHistogram large;
+  for (std::int64_t v = 1; v <= 100'000; ++v) large.record(v * 1000);  // 1 us .. 100 ms
+  EXPECT_NEAR(static_cast<double>(large.percentile(50)), 50e6, 50e6 * 0.03);
+  EXPECT_NEAR(static_cast<double>(large.percentile(99)), 99e6, 99e6 * 0.03);
+  EXPECT_EQ(large.max(), 100'000'000);
+  EXPECT_EQ(large.count(), 100'000);
+}
+
+TEST(LatencyHistogramTest, MergesAndClampsNegativeValues) {
+  LatencyHistogram a;
+  LatencyHistogram b;
+  a.record(-5);
+  b.record(1'000'000);
+  a.merge(b);
+  EXPECT_EQ(a.count(), 2);
+  EXPECT_EQ(a.percentile(50), 0);
+  EXPECT_NEAR(static_cast<double>(a.percentile(100)), 1e6, 1e6 * 0.03);
+}
+
+TEST(LatencyScheduleTest, PlacesEventsAndWatermarksOnTheRunsSchedule) {
+  GeneratorConfig config;
+  config.events_per_second = 1000;  // one event per ms, event time = wall time
+  config.max_out_of_orderness = 5;
+  auto clock = std::make_shared<RunClock>();
+  const std::int64_t start = clock->start();
+  const LatencySchedule schedule(config, 1000, 2, clock);
+  EXPECT_EQ(schedule.originNs(LatencyOrigin::event(0)), start);
+  EXPECT_EQ(schedule.originNs(LatencyOrigin::event(250)), start + 250'000'000);
+  // Watermark >= 99 needs a nominal time of 99 + 5 + 1 = 105 on both subtasks:
+  // event 105 on one of them, event 106 on the other.
+  EXPECT_EQ(schedule.originNs(LatencyOrigin::watermark(99)), start + 106'000'000);
+  EXPECT_THROW(LatencySchedule(config, 0, 1, clock), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tidemark::nexmark
