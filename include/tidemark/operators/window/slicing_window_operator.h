@@ -312,17 +312,25 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   }
 
   void emitSlidingWindow(Timestamp start, Timestamp end) {
+    // clear() frees a large table; windows that follow each other hold
+    // mostly the same keys, so size it like the last one instead of letting
+    // the combination below grow it by rehashing, step after step.
+    const std::size_t last_window_keys = window_slots_.size();
     window_slots_.clear();
+    window_slots_.reserve(last_window_keys);
     for (const auto& pane : panes_) {
       if (pane->start < start) continue;
       if (pane->start >= end) break;
       for (const auto& [key, slot] : pane->slots) combineIntoWindow(key, slot);
     }
-    by_arrival_.clear();
-    for (const auto& [key, slot] : window_slots_) by_arrival_.push_back(&slot);
-    std::sort(by_arrival_.begin(), by_arrival_.end(), [](const Slot* a, const Slot* b) { return a->order < b->order; });
+    // The arrival numbers sit next to the pointers, so sorting compares
+    // without following a pointer into the table for every comparison.
+    sliding_order_.clear();
+    for (const auto& [key, slot] : window_slots_) sliding_order_.emplace_back(slot.order, &slot);
+    std::sort(sliding_order_.begin(), sliding_order_.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
     collector_.setTimestamp(end - 1);
-    for (const Slot* slot : by_arrival_) collector_.collect(aggregation_.result(slot->accumulator));
+    for (const auto& [order, slot] : sliding_order_) collector_.collect(aggregation_.result(slot->accumulator));
   }
 
   // Partial aggregates meet in the order their first elements arrived.
@@ -359,8 +367,9 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   std::uint64_t peak_state_entries_ = 0;
 
   // Scratch, reused across windows: a sliding window's combined panes, and
-  // the entries of the window being emitted, sorted by arrival.
+  // the entries of the window being emitted, in arrival order.
   SlotTable window_slots_;
+  std::vector<std::pair<std::uint64_t, const Slot*>> sliding_order_;  // (arrival number, entry)
   std::vector<const Slot*> by_arrival_;
   std::vector<ACC> in_order_;
 };
