@@ -32,14 +32,19 @@ inline std::vector<Event> generateEvents(const GeneratorConfig& config, std::int
 }
 
 /// Runs `build(source)` over `count` generated events at `parallelism` in
-/// simulated time and returns what reached its sink (arrival order).
+/// simulated time and returns what reached its sink (arrival order). With a
+/// `job_clock_rate`, the source is paced on the job's clock: event n is
+/// processed at n * 1000 / job_clock_rate ms of (virtual) processing time.
 template <class Build>
-auto runQuery(Build build, const GeneratorConfig& config, std::int64_t count, int parallelism) {
+auto runQuery(Build build, const GeneratorConfig& config, std::int64_t count, int parallelism,
+              std::int64_t job_clock_rate = 0) {
   auto env = StreamExecutionEnvironment::createLocalEnvironment(parallelism);
   env.enableSimulatedTime();
   SourceOptions options;
   options.generator = config;
   options.events = count;
+  options.rate = job_clock_rate;
+  options.pacing = Pacing::kJobClock;
   auto results = build(addNexmarkSource(env, options)).collectToMemory();
   env.execute("nexmark test");
   return results->values();

@@ -16,6 +16,7 @@ namespace tidemark::nexmark {
 namespace {
 
 using testing::generateEvents;
+using testing::runQuery;
 using testing::smallConfig;
 using testing::sorted;
 
@@ -27,22 +28,6 @@ constexpr std::int64_t kEvents = 20'000;
 /// processed in a window's last millisecond (odd), where it would race the
 /// window's firing, and processing time runs at half the speed of event time.
 constexpr std::int64_t kRate = 500;
-
-/// runQuery, with the source paced on the job's clock: in simulated time,
-/// event n is processed at n * 1000 / kRate ms.
-template <class Build>
-auto runPacedQuery(Build build, const GeneratorConfig& config, std::int64_t count, int parallelism) {
-  auto env = StreamExecutionEnvironment::createLocalEnvironment(parallelism);
-  env.enableSimulatedTime();
-  SourceOptions options;
-  options.generator = config;
-  options.events = count;
-  options.rate = kRate;
-  options.pacing = Pacing::kJobClock;
-  auto results = build(addNexmarkSource(env, options)).collectToMemory();
-  env.execute("nexmark paced test");
-  return results->values();
-}
 
 bool byWindowAndBidder(const BidderCount& a, const BidderCount& b) {
   return std::tie(a.window_start, a.bidder) < std::tie(b.window_start, b.bidder);
@@ -92,9 +77,9 @@ TEST(Q12ProcessingTimeWindowsTest, CountsEachBiddersBidsPerTenSecondsOfProcessin
   ASSERT_GT(expected.bids_in_dropped_windows, 1000);
   ASSERT_GE(expected.results.size(), 500u);
 
-  EXPECT_EQ(sorted(runPacedQuery(&q12ProcessingTimeWindows, smallConfig(), kEvents, 1), byWindowAndBidder),
+  EXPECT_EQ(sorted(runQuery(&q12ProcessingTimeWindows, smallConfig(), kEvents, 1, kRate), byWindowAndBidder),
             expected.results);
-  EXPECT_EQ(sorted(runPacedQuery(&q12ProcessingTimeWindows, smallConfig(), kEvents, 2), byWindowAndBidder),
+  EXPECT_EQ(sorted(runQuery(&q12ProcessingTimeWindows, smallConfig(), kEvents, 2, kRate), byWindowAndBidder),
             expected.results);
 }
 
