@@ -1,6 +1,7 @@
 // Edge cases of the winning-bid logic shared by q4, q6 and q9, on hand-made
-// events pushed through the keyed function with a test harness (so the
-// watermark, the output timestamps, state and timers are all visible).
+// events pushed through the keyed function and through the combiner before
+// it with test harnesses (so the watermark, the output timestamps, state and
+// timers are all visible).
 #include "nexmark/queries/winning_bids.h"
 
 #include <gtest/gtest.h>
@@ -8,9 +9,13 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "tidemark/testing/keyed_one_input_harness.h"
+#include "tidemark/testing/one_input_harness.h"
 
 namespace tidemark::nexmark {
 namespace {
@@ -213,6 +218,79 @@ TEST(WinningBidsTest, CloseOrderBufferReleasesClosingsByExpiryThenAuctionId) {
   EXPECT_EQ(harness.extractOutputValues(), (std::vector<std::int64_t>{1003, 1009, 1001, 1005}));
   EXPECT_EQ(harness.numKeyedStateEntries(), 0u);
   EXPECT_EQ(harness.numEventTimeTimers(), 0u);
+}
+
+// ---- bestBidPerAuctionAndTime: the combiner before the shuffle ----
+
+/// Runs the combiner; numbers events in arrival order.
+class CombinerRun {
+ public:
+  CombinerRun() : harness_(bestBidPerAuctionAndTime()) { harness_.open(); }
+
+  CombinerRun& add(const Bid& bid) {
+    harness_.processElement(Event{next_number_++, bid}, bid.date_time);
+    return *this;
+  }
+  CombinerRun& add(const Auction& auction) {
+    harness_.processElement(Event{next_number_++, auction}, auction.date_time);
+    return *this;
+  }
+  CombinerRun& watermark(Timestamp t) {
+    harness_.processWatermark(t);
+    return *this;
+  }
+  OneInputStreamOperatorTestHarness<Event, Event>& harness() { return harness_; }
+
+  /// What the combiner emitted: "#number price@dateTime" per bid,
+  /// "#number auction id" per auction, "watermark t".
+  std::vector<std::string> emitted() const {
+    std::vector<std::string> lines;
+    for (const auto& item : harness_.getOutput()) {
+      if (const auto* record = std::get_if<StreamRecord<Event>>(&item)) {
+        const Event& event = record->value;
+        const Bid* bid = event.bid();
+        lines.push_back(bid != nullptr ? fmt::format("#{} {}:{}@{}", event.number, bid->auction, bid->price,
+                                                     bid->date_time)
+                                       : fmt::format("#{} auction {}", event.number, event.auction()->id));
+      } else {
+        lines.push_back(fmt::format("watermark {}", std::get<WatermarkEvent>(item).timestamp));
+      }
+    }
+    return lines;
+  }
+
+ private:
+  OneInputStreamOperatorTestHarness<Event, Event> harness_;
+  std::int64_t next_number_ = 0;
+};
+
+TEST(WinningBidsCombinerTest, KeepsTheBestBidPerAuctionAndDateTimeUntilTheWatermark) {
+  CombinerRun run;
+  run.add(makeBid(1000, 50, 10)).add(makeBid(1001, 70, 10)).add(makeBid(1000, 90, 10));
+  run.add(makeBid(1000, 20, 11));  // another dateTime: valid for auctions the 90 is not
+  run.add(makeBid(1000, 60, 10));  // outbid by the 90
+  EXPECT_TRUE(run.harness().getOutput().empty());
+  run.watermark(11);
+  // In the order the (auction, dateTime) pairs were first seen.
+  EXPECT_EQ(run.emitted(), (std::vector<std::string>{"#2 1000:90@10", "#1 1001:70@10", "#3 1000:20@11",
+                                                     "watermark 11"}));
+}
+
+TEST(WinningBidsCombinerTest, BreaksPriceTiesAsTheWinningBidFunctionDoes) {
+  CombinerRun run;
+  run.add(makeBid(1000, 50, 10, 2002)).add(makeBid(1000, 50, 10, 2001)).add(makeBid(1000, 50, 10, 2003));
+  run.watermark(10);
+  const std::vector<Event> kept = run.harness().getOutput().values();
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].bid()->bidder, 2001);
+}
+
+TEST(WinningBidsCombinerTest, PassesAuctionsThroughAtOnceAndStartsAfreshAfterEachWatermark) {
+  CombinerRun run;
+  run.add(makeBid(1000, 90, 10)).add(makeAuction(1000, 5, 100)).watermark(9);
+  run.add(makeBid(1000, 10, 10)).watermark(10);  // worse, but the 90 has left already
+  EXPECT_EQ(run.emitted(), (std::vector<std::string>{"#1 auction 1000", "#0 1000:90@10", "watermark 9",
+                                                     "#2 1000:10@10", "watermark 10"}));
 }
 
 }  // namespace

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
+
+#include "highest_bid_combiner.h"
 
 namespace tidemark::nexmark {
 namespace {
@@ -93,6 +96,9 @@ DataStream<HighestBid> q7HighestBid(const DataStream<Event>& events) {
         if (const Bid* bid = event.bid()) out.collect(*bid);
       })
       .name("q7: bids")
+      // Only bids that can still be their window's highest cross the shuffle.
+      .transform<Bid>("q7: highest bids since the last watermark",
+                      [] { return std::make_unique<HighestBidCombiner>(kHighestBidWindowSize); })
       // By price: buckets get about the same share of the bids (an auction
       // or bidder key would not: half of the bids go to one hot auction),
       // and bids tied at a price meet in one bucket.

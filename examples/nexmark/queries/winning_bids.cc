@@ -1,7 +1,11 @@
 #include "winning_bids.h"
 
+#include <memory>
 #include <optional>
 #include <tuple>
+#include <utility>
+
+#include "combine_until_watermark.h"
 
 namespace tidemark::nexmark {
 
@@ -77,9 +81,22 @@ void WinningBidFunction::close(const Auction& auction, Collector<AuctionWinner>&
   best_->clear();
 }
 
+std::unique_ptr<OneInputStreamOperator<Event, Event>> bestBidPerAuctionAndTime() {
+  return combineUntilWatermark<Event>(
+      [](const Event& event, Timestamp) -> std::optional<std::pair<std::int64_t, Timestamp>> {
+        const Bid* bid = event.bid();
+        if (bid == nullptr) return std::nullopt;
+        return std::pair{bid->auction, bid->date_time};
+      },
+      [](Event& held, const Event& next) {
+        if (outbids(*next.bid(), *held.bid())) held = next;
+      });
+}
+
 DataStream<AuctionWinner> winningBids(const DataStream<Event>& events) {
   return events.filter([](const Event& event) { return event.person() == nullptr; })
       .name("winning bids: auctions and bids")
+      .transform<Event>("winning bids: best bid per auction and dateTime", &bestBidPerAuctionAndTime)
       .keyBy([](const Event& event) { return auctionIdOf(event); })
       .process(WinningBidFunction{})
       .name("winning bids: best valid bid per auction");

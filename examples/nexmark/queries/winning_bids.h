@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <utility>
 
@@ -79,6 +80,12 @@ class WinningBidFunction final : public KeyedProcessFunction<std::int64_t, Event
   /// are valid for the same auctions, so only the best of them can win.
   MapState<Timestamp, Bid>* waiting_ = nullptr;
 };
+
+/// Whether a bid is valid depends only on its auction and dateTime, so of the
+/// bids with the same (auction, dateTime) only the best by outbids() can ever
+/// win: this operator keeps only that one, in each source subtask, until the
+/// next watermark (see combine_until_watermark.h). Auctions pass at once.
+std::unique_ptr<OneInputStreamOperator<Event, Event>> bestBidPerAuctionAndTime();
 
 /// The winner of every auction that had a valid bid, each released when the
 /// watermark reaches the auction's expiry time (record timestamp = expires).

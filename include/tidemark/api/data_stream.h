@@ -181,6 +181,15 @@ class DataStream {
   DataStream<T> forward() const { return partitioned(internal::PartitionerKind::FORWARD); }
   DataStream<T> global() const { return partitioned(internal::PartitionerKind::GLOBAL); }
 
+  /// Applies an operator written against the operator interface
+  /// (OneInputStreamOperator<T, OUT>), for what a function cannot do, such as
+  /// acting on every watermark: `make()` returns a
+  /// std::unique_ptr<OneInputStreamOperator<T, OUT>>, called once per subtask.
+  template <class OUT, class Make>
+  SingleOutputStreamOperator<OUT> transform(std::string name, Make make) const {
+    return addOneInput<OUT>(std::move(name), std::move(make));
+  }
+
   /// Runtime/API use: the edges that feed whatever consumes this stream.
   const std::vector<internal::StreamEdge>& upstreams() const { return upstreams_; }
   const std::shared_ptr<internal::StreamGraph>& graph() const { return graph_; }

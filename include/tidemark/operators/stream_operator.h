@@ -205,3 +205,14 @@ class SecondInputOf final : public Input<IN2> {
 };
 
 }  // namespace tidemark::internal
+
+namespace tidemark {
+
+/// The operator interface DataStream::transform takes (Flink's
+/// OneInputStreamOperator): override processElement(StreamRecord<IN>&) and,
+/// as needed, processWatermark / processWatermarkStatus (call the base to
+/// forward) and open / finish / close; emit with output().collect(record).
+template <class IN, class OUT>
+using OneInputStreamOperator = internal::OneInputOperator<IN, OUT>;
+
+}  // namespace tidemark

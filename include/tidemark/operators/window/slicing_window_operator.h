@@ -312,25 +312,40 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   }
 
   void emitSlidingWindow(Timestamp start, Timestamp end) {
-    // clear() frees a large table; windows that follow each other hold
-    // mostly the same keys, so size it like the last one instead of letting
-    // the combination below grow it by rehashing, step after step.
-    const std::size_t last_window_keys = window_slots_.size();
-    window_slots_.clear();
-    window_slots_.reserve(last_window_keys);
+    const Pane* only = nullptr;
+    int panes_in_window = 0;
+    for (const auto& pane : panes_) {
+      if (pane->start < start) continue;
+      if (pane->start >= end) break;
+      only = pane.get();
+      ++panes_in_window;
+    }
+    // A window with data in one pane only (the first and last windows of a
+    // stream, sparse keys) is that pane: nothing to combine.
+    const SlotTable& slots = panes_in_window == 1 ? only->slots : combinePanes(start, end);
+    // The arrival numbers sit next to the pointers, so sorting compares
+    // without following a pointer into the table for every comparison.
+    sliding_order_.clear();
+    for (const auto& [key, slot] : slots) sliding_order_.emplace_back(slot.order, &slot);
+    std::sort(sliding_order_.begin(), sliding_order_.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    collector_.setTimestamp(end - 1);
+    for (const auto& [order, slot] : sliding_order_) collector_.collect(aggregation_.result(slot->accumulator));
+  }
+
+  // The panes of [start, end) combined per key, in window_slots_.
+  const SlotTable& combinePanes(Timestamp start, Timestamp end) {
+    // Windows that follow each other hold mostly the same keys, so the last
+    // window's table is emptied in place, keeping its memory: clear() would
+    // free a large table, and the combination below would then regrow it
+    // (rehashing step after step) or fault in fresh pages for a reserve().
+    absl::erase_if(window_slots_, [](const auto&) { return true; });
     for (const auto& pane : panes_) {
       if (pane->start < start) continue;
       if (pane->start >= end) break;
       for (const auto& [key, slot] : pane->slots) combineIntoWindow(key, slot);
     }
-    // The arrival numbers sit next to the pointers, so sorting compares
-    // without following a pointer into the table for every comparison.
-    sliding_order_.clear();
-    for (const auto& [key, slot] : window_slots_) sliding_order_.emplace_back(slot.order, &slot);
-    std::sort(sliding_order_.begin(), sliding_order_.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    collector_.setTimestamp(end - 1);
-    for (const auto& [order, slot] : sliding_order_) collector_.collect(aggregation_.result(slot->accumulator));
+    return window_slots_;
   }
 
   // Partial aggregates meet in the order their first elements arrived.
