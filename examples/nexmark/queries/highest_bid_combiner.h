@@ -11,6 +11,7 @@
 // passes its end; the window operators after the shuffle then fire it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
