@@ -8,9 +8,9 @@
 // keeps one subtask of the keyed stage from receiving most of the input.
 //
 // Records wait at most until the next watermark, idle status or end of
-// input, and leave before it, in the order their keys were first seen: a
-// record that was on time here is still on time downstream. Records whose
-// key function returns nothing pass through at once.
+// input (flush_before_watermark.h), and leave before it, in the order their
+// keys were first seen. Records whose key function returns nothing pass
+// through at once.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +23,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include "flush_before_watermark.h"
 #include "tidemark/tidemark.h"
 
 namespace tidemark::nexmark {
@@ -32,8 +33,7 @@ namespace tidemark::nexmark {
 /// same key into the held one (the held record keeps its timestamp, so the
 /// key should include whatever the timestamp decides downstream).
 template <class T, class KeyOf, class Combine>
-class CombineUntilWatermark final : public OneInputStreamOperator<T, T> {
-  using Base = OneInputStreamOperator<T, T>;
+class CombineUntilWatermark final : public FlushBeforeWatermark<T, T> {
   using Key = typename std::invoke_result_t<KeyOf&, const T&, Timestamp>::value_type;
 
  public:
@@ -54,27 +54,13 @@ class CombineUntilWatermark final : public OneInputStreamOperator<T, T> {
     combine_(held_[slot->second].value, record.value);
   }
 
-  void processWatermark(Timestamp watermark) override {
-    flush();
-    Base::processWatermark(watermark);
-  }
-
-  void processWatermarkStatus(WatermarkStatus status) override {
-    // An idle input's watermark no longer holds the keyed stage back, so a
-    // record held past this point could arrive there late.
-    flush();
-    Base::processWatermarkStatus(status);
-  }
-
-  void finish() override { flush(); }
-
   /// Records folded into another (reported as "records combined").
   void reportCounters(internal::CounterReport& report) const override {
     report.add("records combined", combined_);
   }
 
  private:
-  void flush() {
+  void flush() override {
     for (StreamRecord<T>& record : held_) this->output().collect(record);
     held_.clear();
     index_.clear();

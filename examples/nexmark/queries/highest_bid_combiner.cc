@@ -35,21 +35,10 @@ HighestBidCombiner::OpenWindow& HighestBidCombiner::windowOf(Timestamp date_time
   return windows_[last_window_];
 }
 
-void HighestBidCombiner::processWatermark(Timestamp watermark) {
-  flush();
+void HighestBidCombiner::afterFlush(Timestamp watermark) {
   // The window operators downstream fire these with this watermark.
   std::erase_if(windows_, [&](const OpenWindow& w) { return w.start + window_size_ - 1 <= watermark; });
-  OneInputStreamOperator<Bid, Bid>::processWatermark(watermark);
 }
-
-void HighestBidCombiner::processWatermarkStatus(WatermarkStatus status) {
-  // An idle input's watermark no longer holds the windows back, so a bid
-  // held past this point could arrive after its window fired.
-  flush();
-  OneInputStreamOperator<Bid, Bid>::processWatermarkStatus(status);
-}
-
-void HighestBidCombiner::finish() { flush(); }
 
 void HighestBidCombiner::reportCounters(internal::CounterReport& report) const {
   report.add("bids combined", combined_);

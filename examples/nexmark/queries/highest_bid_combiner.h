@@ -15,19 +15,17 @@
 #include <cstdint>
 #include <vector>
 
+#include "flush_before_watermark.h"
 #include "nexmark/model.h"
 #include "tidemark/tidemark.h"
 
 namespace tidemark::nexmark {
 
-class HighestBidCombiner final : public OneInputStreamOperator<Bid, Bid> {
+class HighestBidCombiner final : public FlushBeforeWatermark<Bid, Bid> {
  public:
   explicit HighestBidCombiner(Duration window_size) : window_size_(window_size) {}
 
   void processElement(StreamRecord<Bid>& record) override;
-  void processWatermark(Timestamp watermark) override;
-  void processWatermarkStatus(WatermarkStatus status) override;
-  void finish() override;
 
   /// Bids dropped as lower than another bid of their window (reported as
   /// "bids combined" when the job ends).
@@ -43,7 +41,8 @@ class HighestBidCombiner final : public OneInputStreamOperator<Bid, Bid> {
   };
 
   OpenWindow& windowOf(Timestamp date_time);
-  void flush();
+  void flush() override;
+  void afterFlush(Timestamp watermark) override;
 
   Duration window_size_;
   std::vector<OpenWindow> windows_;  // few: the window of now and perhaps the one before
