@@ -38,12 +38,15 @@ struct Input {
 
 /// Out-of-order input: timestamps jitter by up to `jitter` above a rising
 /// line, and watermarks run near the top of that band, so many elements are late.
-Input randomInput(std::uint32_t seed, int n, int keys, Timestamp jitter) {
+/// Keys are uniform over [0, keys), except that a share `hot_percent` of the
+/// elements all have key 0.
+Input randomInput(std::uint32_t seed, int n, int keys, Timestamp jitter, std::uint32_t hot_percent = 0) {
   std::mt19937 rng(seed);
   Input input;
   for (int i = 0; i < n; ++i) {
-    const Element e{static_cast<std::int64_t>(rng() % static_cast<std::uint32_t>(keys)),
-                    static_cast<std::int64_t>(rng() % 100)};
+    const bool hot = rng() % 100 < hot_percent;
+    const std::int64_t key = hot ? 0 : static_cast<std::int64_t>(rng() % static_cast<std::uint32_t>(keys));
+    const Element e{key, static_cast<std::int64_t>(rng() % 100)};
     input.elements.emplace_back(e, i * 3 - 500 + static_cast<Timestamp>(rng() % static_cast<std::uint32_t>(jitter)));
   }
   for (int i = 0; i * 50 < n; ++i) input.watermarks.push_back(i * 150 - 600 + jitter);
@@ -97,21 +100,32 @@ TEST_P(SlidingSumTest, MatchesTheGeneralOperator) {
   const Grid g = GetParam();
   auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
   auto keyed = keyedInput(env);
-  for (std::uint32_t seed : {1u, 2u, 3u}) {
-    // Jitter beyond the window size makes some elements late for all their windows.
-    const Input input = randomInput(seed, 4000, 20, 400 + 2 * g.size);
-    const Outcome fast =
-        run(keyed.window(SlidingEventTimeWindows::of(g.size, g.slide, g.offset)).sideOutputLateData(kLate).sum<1>(),
-            input);
-    const Outcome general = run(keyed.window(SlidingEventTimeWindows::of(g.size, g.slide, g.offset))
-                                .trigger(EventTimeTrigger::create())
-                                .sideOutputLateData(kLate)
-                                .sum<1>(),
-                            input);
-    SCOPED_TRACE("seed " + std::to_string(seed));
-    expectSameRuns(fast, general);
-    EXPECT_GT(fast.main.size(), 1000u);
-    EXPECT_FALSE(fast.late.empty()) << "the input must exercise the late path";
+  // A window's keys are emitted by their first arrival, and how the operator
+  // orders them depends on how those arrival numbers spread: few keys (20),
+  // nearly a key per element (4000: dense numbers), and one hot key with
+  // rare others that first arrive far apart (sparse numbers).
+  struct Keys {
+    int keys;
+    std::uint32_t hot_percent;
+  };
+  for (const Keys keys : {Keys{20, 0}, Keys{4000, 0}, Keys{50, 95}}) {
+    for (std::uint32_t seed : {1u, 2u, 3u}) {
+      // Jitter beyond the window size makes some elements late for all their windows.
+      const Input input = randomInput(seed, 4000, keys.keys, 400 + 2 * g.size, keys.hot_percent);
+      const Outcome fast =
+          run(keyed.window(SlidingEventTimeWindows::of(g.size, g.slide, g.offset)).sideOutputLateData(kLate).sum<1>(),
+              input);
+      const Outcome general = run(keyed.window(SlidingEventTimeWindows::of(g.size, g.slide, g.offset))
+                                  .trigger(EventTimeTrigger::create())
+                                  .sideOutputLateData(kLate)
+                                  .sum<1>(),
+                              input);
+      SCOPED_TRACE("keys " + std::to_string(keys.keys) + ", hot " + std::to_string(keys.hot_percent) + "%, seed " +
+                   std::to_string(seed));
+      expectSameRuns(fast, general);
+      EXPECT_GT(fast.main.size(), 100u);
+      EXPECT_FALSE(fast.late.empty()) << "the input must exercise the late path";
+    }
   }
 }
 

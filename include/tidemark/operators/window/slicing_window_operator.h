@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -323,13 +324,40 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
     // A window with data in one pane only (the first and last windows of a
     // stream, sparse keys) is that pane: nothing to combine.
     const SlotTable& slots = panes_in_window == 1 ? only->slots : combinePanes(start, end);
+    collector_.setTimestamp(end - 1);
+    emitByArrival(slots);
+  }
+
+  // Emits a window's entries in arrival order (of each key's first element
+  // in the window). Those arrival numbers are distinct and, when most
+  // elements are the first of their key in their pane (always so behind a
+  // combiner upstream), dense: then each entry is placed at its number and
+  // the numbers are walked, two linear passes where a sort costs n log n
+  // comparisons (an eighth of q5's time over 120M events). Sparse numbers
+  // (many elements per key) are sorted instead, as the array would be
+  // mostly holes.
+  void emitByArrival(const SlotTable& slots) {
+    if (slots.empty()) return;
+    std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t last = 0;
+    for (const auto& [key, slot] : slots) {
+      first = std::min(first, slot.order);
+      last = std::max(last, slot.order);
+    }
+    if (last - first < 2 * static_cast<std::uint64_t>(slots.size())) {
+      at_arrival_.assign(last - first + 1, nullptr);
+      for (const auto& [key, slot] : slots) at_arrival_[slot.order - first] = &slot;
+      for (const Slot* slot : at_arrival_) {
+        if (slot != nullptr) collector_.collect(aggregation_.result(slot->accumulator));
+      }
+      return;
+    }
     // The arrival numbers sit next to the pointers, so sorting compares
     // without following a pointer into the table for every comparison.
     sliding_order_.clear();
     for (const auto& [key, slot] : slots) sliding_order_.emplace_back(slot.order, &slot);
     std::sort(sliding_order_.begin(), sliding_order_.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
-    collector_.setTimestamp(end - 1);
     for (const auto& [order, slot] : sliding_order_) collector_.collect(aggregation_.result(slot->accumulator));
   }
 
@@ -385,6 +413,7 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   // the entries of the window being emitted, in arrival order.
   SlotTable window_slots_;
   std::vector<std::pair<std::uint64_t, const Slot*>> sliding_order_;  // (arrival number, entry)
+  std::vector<const Slot*> at_arrival_;  // entry by arrival number - first; nullptr between
   std::vector<const Slot*> by_arrival_;
   std::vector<ACC> in_order_;
 };
