@@ -44,7 +44,7 @@ Input randomInput(std::uint32_t seed, int n, int keys, Timestamp jitter, std::ui
   std::mt19937 rng(seed);
   Input input;
   for (int i = 0; i < n; ++i) {
-    const bool hot = rng() % 100 < hot_percent;
+    const bool hot = hot_percent > 0 && rng() % 100 < hot_percent;  // no draw otherwise: inputs as before
     const std::int64_t key = hot ? 0 : static_cast<std::int64_t>(rng() % static_cast<std::uint32_t>(keys));
     const Element e{key, static_cast<std::int64_t>(rng() % 100)};
     input.elements.emplace_back(e, i * 3 - 500 + static_cast<Timestamp>(rng() % static_cast<std::uint32_t>(jitter)));
