@@ -345,9 +345,9 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
       last = std::max(last, slot.order);
     }
     if (last - first < 2 * static_cast<std::uint64_t>(slots.size())) {
-      at_arrival_.assign(last - first + 1, nullptr);
-      for (const auto& [key, slot] : slots) at_arrival_[slot.order - first] = &slot;
-      for (const Slot* slot : at_arrival_) {
+      by_arrival_.assign(last - first + 1, nullptr);
+      for (const auto& [key, slot] : slots) by_arrival_[slot.order - first] = &slot;
+      for (const Slot* slot : by_arrival_) {
         if (slot != nullptr) collector_.collect(aggregation_.result(slot->accumulator));
       }
       return;
@@ -413,7 +413,8 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   // the entries of the window being emitted, in arrival order.
   SlotTable window_slots_;
   std::vector<std::pair<std::uint64_t, const Slot*>> sliding_order_;  // (arrival number, entry)
-  std::vector<const Slot*> at_arrival_;  // entry by arrival number - first; nullptr between
+  // Entries by arrival position: a tumbling pane's, or a sliding window's
+  // dense arrival numbers (nullptr where a number is not a key's first).
   std::vector<const Slot*> by_arrival_;
   std::vector<ACC> in_order_;
 };
