@@ -130,17 +130,21 @@ void RealTimeExecutor::runInputLoop(Task& task, WallClockTimeService& time, JobC
   Timestamp last_flush = wallClockMillis();
   while (true) {
     if (job.isCancelled()) throw TaskCancelled();
+    // One clock reading per batch, for the timers due, the batch's records
+    // (see wall_clock_time_service.h) and the flush deadline.
+    const Timestamp now = wallClockMillis();
+    time.pin(now);
     time.fireDue();
+    if (buffer_timeout_ >= 0 && now - last_flush >= buffer_timeout_) {
+      task.flushOutputs();
+      last_flush = now;
+    }
     const auto result = task.processInput();
     if (result == InputProcessor::Result::ENDED) return;
-    const Timestamp now = wallClockMillis();
     if (result == InputProcessor::Result::NOTHING_AVAILABLE) {
       if (buffer_timeout_ >= 0) task.flushOutputs();
       last_flush = now;
       task.wakeup().waitUntil(toTimePoint(std::min(time.nextDeadline(), now + kMaxWait)));
-    } else if (buffer_timeout_ >= 0 && now - last_flush >= buffer_timeout_) {
-      task.flushOutputs();
-      last_flush = now;
     }
   }
 }

@@ -16,7 +16,7 @@ void WallClockTimeService::registerTimer(Timestamp t, Callback callback) {
 
 void WallClockTimeService::fireDue() {
   if (queue_.empty()) return;
-  const Timestamp now = wallClockMillis();
+  const Timestamp now = currentProcessingTime();
   while (!queue_.empty() && queue_.top().time <= now) {
     Pending next = std::move(const_cast<Pending&>(queue_.top()));
     queue_.pop();

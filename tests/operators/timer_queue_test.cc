@@ -370,6 +370,7 @@ TEST(TimerQueueTest, RandomizedAgainstReference) {
   ReferenceQueue reference;
   // Timers once added, so removes and re-adds mostly hit real timers.
   std::vector<Entry> known;
+  std::optional<Entry> last_added;
   Timestamp low = 0;
   auto pick = [&](std::int64_t lo, std::int64_t hi) {
     return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
@@ -390,11 +391,15 @@ TEST(TimerQueueTest, RandomizedAgainstReference) {
     const std::int64_t poll_share = phase == 2 ? 3 : 20;
     const std::int64_t action = pick(0, 99);
     if (action < 40) {
-      const Entry e = pick(0, 2) == 0 ? someTimer(span, max_key)
-                                      : Entry{pick(0, max_key), static_cast<int>(pick(0, 2)),
-                                              low + pick(-2, span)};
+      // A quarter of the adds repeat the previous add, as window operators
+      // do (trigger timer, then cleanup timer), whatever happened between.
+      const Entry e = last_added && pick(0, 3) == 0 ? *last_added
+                      : pick(0, 2) == 0             ? someTimer(span, max_key)
+                                                    : Entry{pick(0, max_key), static_cast<int>(pick(0, 2)),
+                                                            low + pick(-2, span)};
       ASSERT_EQ(queue.add(e.key, e.ns, e.timestamp), reference.add(e.key, e.ns, e.timestamp))
           << "op " << op;
+      last_added = e;
       if (known.size() < 4096) {
         known.push_back(e);
       } else {

@@ -31,7 +31,8 @@
 // Costs (B = distinct pending timestamps, m = timers in one bucket):
 //   add        O(1) expected; O(log B) more when it creates a bucket. The last
 //              bucket added to is cached, so a run of timers on one timestamp
-//              skips the timestamp lookup.
+//              skips the timestamp lookup, and each bucket remembers its last
+//              timer, so adding that one again costs one comparison.
 //   remove     O(1) expected, amortized (tombstone; a bucket is compacted when
 //              tombstones outnumber live timers, and released when empty).
 //   poll/peek  O(1) expected within a bucket; O(log B) amortized to move on to
@@ -237,6 +238,7 @@ class TimerQueue {
     bool indexed = false;
     std::size_t head = 0;
     std::size_t live = 0;
+    std::size_t last_appended = 0;
     std::vector<Slot> slots;
     SlotIndex index{0, SlotHash{&slots}, SlotEq{&slots}};
 
@@ -259,9 +261,10 @@ class TimerQueue {
 
     // Appends unless the timer is present; false if it was.
     bool append(const K& key, const N& ns) {
-      if (find(key, ns)) return false;
+      if (isLastAppended(key, ns) || find(key, ns)) return false;
       const auto i = static_cast<std::uint32_t>(slots.size());
       slots.push_back(Slot{key, ns, true});
+      last_appended = i;
       ++live;
       if (indexed) {
         index.insert(i);
@@ -269,6 +272,18 @@ class TimerQueue {
         buildIndex();
       }
       return true;
+    }
+
+    // Whether (key, ns) is the live timer appended last. Window operators
+    // register the same timer twice per element (the trigger's, then the
+    // cleanup timer, which coincide unless there is allowed lateness), so
+    // this spares the second add a hash probe. The index is only a hint: it
+    // may point past the end or at another timer after a compaction, which
+    // the comparison rejects.
+    bool isLastAppended(const K& key, const N& ns) const {
+      if (last_appended >= slots.size()) return false;
+      const Slot& slot = slots[last_appended];
+      return slot.live && slot.key == key && slot.ns == ns;
     }
 
     // Marks a live slot dead; the caller may then move its key out.
