@@ -178,6 +178,12 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   }
 
  private:
+  // Arrival numbers count as dense while they span fewer than this many
+  // numbers per entry. Behind combiners in P source subtasks a key arrives
+  // about P times per pane, so the bound leaves room for a few; the scan of
+  // the holes is sequential and costs far less than the sort it replaces.
+  static constexpr std::uint64_t kDensity = 8;
+
   // A key's partial aggregate in a pane (or a sliding window) and where the
   // key stands in arrival order: in a tumbling pane its position among the
   // pane's keys (0, 1, 2, ...), elsewhere the arrival number of its first
@@ -344,7 +350,7 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
       first = std::min(first, slot.order);
       last = std::max(last, slot.order);
     }
-    if (last - first < 2 * static_cast<std::uint64_t>(slots.size())) {
+    if (last - first < kDensity * static_cast<std::uint64_t>(slots.size())) {
       by_arrival_.assign(last - first + 1, nullptr);
       for (const auto& [key, slot] : slots) by_arrival_[slot.order - first] = &slot;
       for (const Slot* slot : by_arrival_) {
