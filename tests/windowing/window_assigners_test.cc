@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 #include <ostream>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -291,6 +292,24 @@ TEST(EventTimeSessionWindowsTest, MergesEveryRunSortedByStart) {
                                  {21000, 24000}}),
             (Merges{{{{0, 3000}, {2000, 5000}, {4000, 7000}}, {0, 7000}},
                                           {{{20000, 23000}, {21000, 24000}}, {20000, 24000}}}));
+}
+
+// One assigner merges every element's windows and keeps its buffers from
+// call to call: whatever came before, each call reports what
+// mergeTimeWindows() computes for its windows alone.
+TEST(EventTimeSessionWindowsTest, RepeatedMergesMatchMergeTimeWindows) {
+  auto assigner = EventTimeSessionWindows::withGap(3000).build<int>();
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 2000; ++round) {
+    Windows windows(rng() % 7);
+    for (TimeWindow& window : windows) {
+      const auto start = static_cast<Timestamp>(rng() % 20000);
+      window = TimeWindow{start, start + 1 + static_cast<Timestamp>(rng() % 4000)};
+    }
+    Merges expected;
+    for (const TimeWindowMerge& merge : mergeTimeWindows(windows)) expected.push_back(Merge{merge.merged, merge.result});
+    ASSERT_EQ(mergesOf(*assigner, windows), expected) << "round " << round;
+  }
 }
 
 TEST(EventTimeSessionWindowsTest, DynamicGap) {

@@ -27,6 +27,7 @@
 //       [](const Click& c) { return c.premium ? 60'000 : 10'000; }));
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <concepts>
 #include <memory>
@@ -69,13 +70,40 @@ Duration extractSessionGap(const E& extractor, const T& element) {
   }
 }
 
-/// Report every run of intersecting (or touching) windows; shared with the
-/// processing-time session assigners.
-inline void mergeSessionWindows(const std::vector<TimeWindow>& windows, MergeCallback<TimeWindow>& callback) {
-  for (const TimeWindowMerge& merge : mergeTimeWindows(windows)) {
-    callback.merge(merge.merged, merge.result);
+/// Reports every run of intersecting (or touching) windows, as
+/// mergeTimeWindows() computes them; shared by the session assigners. Session
+/// assigners merge on every element, so the buffers are kept from call to
+/// call and merging allocates nothing once they have grown.
+class SessionWindowMerger {
+ public:
+  void merge(const std::vector<TimeWindow>& windows, MergeCallback<TimeWindow>& callback) {
+    sorted_.assign(windows.begin(), windows.end());
+    std::sort(sorted_.begin(), sorted_.end(),
+              [](const TimeWindow& a, const TimeWindow& b) { return a.start < b.start; });
+    run_.clear();
+    TimeWindow cover{};
+    for (const TimeWindow& window : sorted_) {
+      if (!run_.empty() && cover.intersects(window)) {
+        run_.push_back(window);
+        cover = cover.cover(window);
+      } else {
+        closeRun(cover, callback);
+        run_.push_back(window);
+        cover = window;
+      }
+    }
+    closeRun(cover, callback);
   }
-}
+
+ private:
+  void closeRun(const TimeWindow& cover, MergeCallback<TimeWindow>& callback) {
+    if (run_.size() > 1) callback.merge(run_, cover);
+    run_.clear();
+  }
+
+  std::vector<TimeWindow> sorted_;
+  std::vector<TimeWindow> run_;
+};
 
 
 }  // namespace internal
@@ -145,12 +173,12 @@ class EventTimeSessionWindowsAssigner final : public MergingWindowAssigner<T, Ti
 
   void assignWindows(const T&, Timestamp timestamp, const WindowAssignerContext&,
                      std::vector<TimeWindow>& windows) override {
-    requireEventTimestamp(timestamp, toString());
+    requireEventTimestamp(timestamp, *this);
     windows.push_back(TimeWindow{timestamp, timestamp + spec_.getGap()});
   }
 
   void mergeWindows(const std::vector<TimeWindow>& windows, MergeCallback<TimeWindow>& callback) override {
-    mergeSessionWindows(windows, callback);
+    merger_.merge(windows, callback);
   }
 
   std::unique_ptr<Trigger<T, TimeWindow>> getDefaultTrigger() const override {
@@ -163,6 +191,7 @@ class EventTimeSessionWindowsAssigner final : public MergingWindowAssigner<T, Ti
 
  private:
   EventTimeSessionWindows spec_;
+  SessionWindowMerger merger_;
 };
 
 template <class T, class E>
@@ -172,7 +201,7 @@ class DynamicEventTimeSessionWindowsAssigner final : public MergingWindowAssigne
 
   void assignWindows(const T& element, Timestamp timestamp, const WindowAssignerContext&,
                      std::vector<TimeWindow>& windows) override {
-    requireEventTimestamp(timestamp, toString());
+    requireEventTimestamp(timestamp, *this);
     const Duration gap = extractSessionGap(extractor_, element);
     if (gap <= 0) {
       throw std::invalid_argument(
@@ -182,7 +211,7 @@ class DynamicEventTimeSessionWindowsAssigner final : public MergingWindowAssigne
   }
 
   void mergeWindows(const std::vector<TimeWindow>& windows, MergeCallback<TimeWindow>& callback) override {
-    mergeSessionWindows(windows, callback);
+    merger_.merge(windows, callback);
   }
 
   std::unique_ptr<Trigger<T, TimeWindow>> getDefaultTrigger() const override {
@@ -193,6 +222,7 @@ class DynamicEventTimeSessionWindowsAssigner final : public MergingWindowAssigne
 
  private:
   E extractor_;
+  SessionWindowMerger merger_;
 };
 
 }  // namespace internal

@@ -108,7 +108,7 @@ class ProcessingTimeSessionWindowsAssigner final : public MergingWindowAssigner<
   }
 
   void mergeWindows(const std::vector<TimeWindow>& windows, MergeCallback<TimeWindow>& callback) override {
-    mergeSessionWindows(windows, callback);
+    merger_.merge(windows, callback);
   }
 
   std::unique_ptr<Trigger<T, TimeWindow>> getDefaultTrigger() const override {
@@ -121,6 +121,7 @@ class ProcessingTimeSessionWindowsAssigner final : public MergingWindowAssigner<
 
  private:
   ProcessingTimeSessionWindows spec_;
+  SessionWindowMerger merger_;
 };
 
 template <class T, class E>
@@ -140,7 +141,7 @@ class DynamicProcessingTimeSessionWindowsAssigner final : public MergingWindowAs
   }
 
   void mergeWindows(const std::vector<TimeWindow>& windows, MergeCallback<TimeWindow>& callback) override {
-    mergeSessionWindows(windows, callback);
+    merger_.merge(windows, callback);
   }
 
   std::unique_ptr<Trigger<T, TimeWindow>> getDefaultTrigger() const override {
@@ -151,6 +152,7 @@ class DynamicProcessingTimeSessionWindowsAssigner final : public MergingWindowAs
 
  private:
   E extractor_;
+  SessionWindowMerger merger_;
 };
 
 }  // namespace internal

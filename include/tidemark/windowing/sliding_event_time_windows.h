@@ -116,7 +116,7 @@ class SlidingEventTimeWindowsAssigner final : public WindowAssigner<T, TimeWindo
 
   void assignWindows(const T&, Timestamp timestamp, const WindowAssignerContext&,
                      std::vector<TimeWindow>& windows) override {
-    requireEventTimestamp(timestamp, toString());
+    requireEventTimestamp(timestamp, *this);
     assignSlidingWindows(timestamp, spec_.getSize(), spec_.getSlide(), spec_.getOffset(), windows);
   }
 

@@ -91,7 +91,7 @@ class TumblingEventTimeWindowsAssigner final : public WindowAssigner<T, TimeWind
 
   void assignWindows(const T&, Timestamp timestamp, const WindowAssignerContext&,
                      std::vector<TimeWindow>& windows) override {
-    requireEventTimestamp(timestamp, toString());
+    requireEventTimestamp(timestamp, *this);
     const Timestamp start =
         TimeWindow::getWindowStartWithOffset(timestamp, spec_.getOffset(), spec_.getSize());
     windows.push_back(TimeWindow{start, start + spec_.getSize()});

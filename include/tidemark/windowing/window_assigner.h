@@ -85,6 +85,15 @@ inline void requireEventTimestamp(Timestamp timestamp, const std::string& assign
   }
 }
 
+/// As above, naming the assigner by its toString() only when the check
+/// fails: assigners check every element, and building the name each time
+/// would format a string on the hot path.
+template <class Assigner>
+  requires requires(const Assigner& assigner) { assigner.toString(); }
+void requireEventTimestamp(Timestamp timestamp, const Assigner& assigner) {
+  if (timestamp == kMinWatermark) requireEventTimestamp(timestamp, assigner.toString());
+}
+
 /// Turn a user assigner or a built-in specification into the assigner a window operator runs.
 template <class T, class X>
 std::unique_ptr<WindowAssigner<T, typename X::WindowType>> makeAssigner(const X& assigner) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -39,6 +40,23 @@ class MergingWindowSet {
     mapping_.erase(it);
   }
 
+  /// Buffers addWindow() reuses from call to call (a window operator keeps
+  /// one), so that adding a window allocates nothing once they have grown:
+  /// a merging operator adds a window for every element.
+  class Scratch {
+    friend class MergingWindowSet;
+    struct Run {
+      W result;
+      std::size_t begin;  // the run's windows: merged_flat[begin, end)
+      std::size_t end;
+    };
+    std::vector<W> windows;               // the live windows and the new one
+    std::vector<W> merged_flat;           // the windows of every merge, run after run
+    std::vector<Run> runs;                // one per merge the assigner reported
+    std::vector<W> merged;                // one merge's live windows
+    std::vector<W> merged_state_windows;  // their state windows, but the one kept
+  };
+
   /// Add `new_window`, merging it with the live windows as `assigner` says.
   /// For every merge that involves a live window beyond merely absorbing the
   /// new one, `on_merge(merge_result, merged_windows, state_window,
@@ -47,18 +65,23 @@ class MergingWindowSet {
   /// merged_state_windows into state_window. Returns the window `new_window`
   /// ended up in.
   template <class T, class OnMerge>
-  W addWindow(const W& new_window, MergingWindowAssigner<T, W>& assigner, OnMerge&& on_merge) {
-    std::vector<W> windows;
-    windows.reserve(mapping_.size() + 1);
-    for (const auto& [window, state_window] : mapping_) windows.push_back(window);
-    windows.push_back(new_window);
+  W addWindow(const W& new_window, MergingWindowAssigner<T, W>& assigner, Scratch& scratch, OnMerge&& on_merge) {
+    scratch.windows.clear();
+    for (const auto& [window, state_window] : mapping_) scratch.windows.push_back(window);
+    scratch.windows.push_back(new_window);
 
-    Collector merges;
-    assigner.mergeWindows(windows, merges);
+    scratch.merged_flat.clear();
+    scratch.runs.clear();
+    Collector collector(scratch);
+    assigner.mergeWindows(scratch.windows, collector);
 
     W result_window = new_window;
     bool merged_new_window = false;
-    for (auto& [merge_result, merged_windows] : merges.merges) {
+    std::vector<W>& merged_windows = scratch.merged;
+    for (const auto& run : scratch.runs) {
+      const W& merge_result = run.result;
+      merged_windows.assign(scratch.merged_flat.begin() + static_cast<std::ptrdiff_t>(run.begin),
+                            scratch.merged_flat.begin() + static_cast<std::ptrdiff_t>(run.end));
       // The new window has no state yet: it is not one of the merged windows
       // the callback hears about, only the reason for the merge.
       if (auto it = std::find(merged_windows.begin(), merged_windows.end(), new_window); it != merged_windows.end()) {
@@ -69,7 +92,8 @@ class MergingWindowSet {
       // The merge result keeps the state window of one merged window; the
       // others' contents move there.
       const W state_window = find(merged_windows.front())->second;
-      std::vector<W> merged_state_windows;
+      std::vector<W>& merged_state_windows = scratch.merged_state_windows;
+      merged_state_windows.clear();
       for (const W& merged : merged_windows) {
         auto it = find(merged);
         if (it == mapping_.end()) continue;
@@ -81,18 +105,24 @@ class MergingWindowSet {
       const bool only_absorbed = merged_windows.size() == 1 && merged_windows.front() == merge_result;
       if (!only_absorbed) on_merge(merge_result, merged_windows, state_window, merged_state_windows);
     }
-    if (merges.merges.empty() || (result_window == new_window && !merged_new_window)) {
+    if (scratch.runs.empty() || (result_window == new_window && !merged_new_window)) {
       mapping_.emplace_back(result_window, result_window);
     }
     return result_window;
   }
 
  private:
-  struct Collector final : MergeCallback<W> {
+  class Collector final : public MergeCallback<W> {
+   public:
+    explicit Collector(Scratch& scratch) : scratch_(scratch) {}
     void merge(const std::vector<W>& to_be_merged, const W& merge_result) override {
-      merges.emplace_back(merge_result, to_be_merged);
+      const std::size_t begin = scratch_.merged_flat.size();
+      scratch_.merged_flat.insert(scratch_.merged_flat.end(), to_be_merged.begin(), to_be_merged.end());
+      scratch_.runs.push_back({merge_result, begin, scratch_.merged_flat.size()});
     }
-    std::vector<std::pair<W, std::vector<W>>> merges;
+
+   private:
+    Scratch& scratch_;
   };
 
   typename Mapping::iterator find(const W& window) {

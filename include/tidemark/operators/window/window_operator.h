@@ -163,7 +163,7 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
     MergingWindowSet<W> set(mapping);
     bool skipped = true;
     for (const W& window : windows_) {
-      const W actual = set.addWindow(window, *merging_assigner_,
+      const W actual = set.addWindow(window, *merging_assigner_, merge_scratch_,
                                      [&](const W& result, const std::vector<W>& merged, const W& state_window,
                                          const std::vector<W>& merged_state_windows) {
                                        onMerge(result, merged, state_window, merged_state_windows);
@@ -311,6 +311,7 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
   std::unique_ptr<KeyedRuntimeContext<K>> runtime_context_;
   std::unique_ptr<WindowContext<K, W>> window_context_;
   HeapValueState<K, VoidNamespace, Mapping>* merging_windows_ = nullptr;
+  typename MergingWindowSet<W>::Scratch merge_scratch_;
   TimestampedCollector<OUT> collector_;
 
   Timestamp current_watermark_ = kMinWatermark;
