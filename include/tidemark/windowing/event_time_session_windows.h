@@ -70,10 +70,11 @@ Duration extractSessionGap(const E& extractor, const T& element) {
   }
 }
 
-/// Reports every run of intersecting (or touching) windows, as
-/// mergeTimeWindows() computes them; shared by the session assigners. Session
-/// assigners merge on every element, so the buffers are kept from call to
-/// call and merging allocates nothing once they have grown.
+/// Reports every run of two or more intersecting (or touching) windows,
+/// sorted by start, with the window that covers the run; shared by the
+/// session assigners. Session assigners merge on every element, so the
+/// buffers are kept from call to call and merging allocates nothing once
+/// they have grown.
 class SessionWindowMerger {
  public:
   void merge(const std::vector<TimeWindow>& windows, MergeCallback<TimeWindow>& callback) {

@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <compare>
 #include <ostream>
-#include <vector>
 
 #include "tidemark/core/time.h"
 
@@ -60,36 +59,5 @@ struct TimeWindow {
     return os << "TimeWindow{start=" << w.start << ", end=" << w.end << '}';
   }
 };
-
-/// What mergeWindows() reports: the windows in `merged` become `result`.
-struct TimeWindowMerge {
-  std::vector<TimeWindow> merged;
-  TimeWindow result;
-};
-
-/// Merge every run of intersecting windows (sorted by start) into one
-/// covering window and report each run of two or more (session windows).
-inline std::vector<TimeWindowMerge> mergeTimeWindows(std::vector<TimeWindow> windows) {
-  std::sort(windows.begin(), windows.end(),
-            [](const TimeWindow& a, const TimeWindow& b) { return a.start < b.start; });
-  std::vector<TimeWindowMerge> merges;
-  TimeWindowMerge current;
-  auto close_run = [&] {
-    if (current.merged.size() > 1) merges.push_back(std::move(current));
-    current = TimeWindowMerge{};
-  };
-  for (const TimeWindow& window : windows) {
-    if (!current.merged.empty() && current.result.intersects(window)) {
-      current.merged.push_back(window);
-      current.result = current.result.cover(window);
-    } else {
-      close_run();
-      current.merged.push_back(window);
-      current.result = window;
-    }
-  }
-  close_run();
-  return merges;
-}
 
 }  // namespace tidemark
