@@ -10,7 +10,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cstddef>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -45,14 +44,7 @@ class MergingWindowSet {
   /// a merging operator adds a window for every element.
   class Scratch {
     friend class MergingWindowSet;
-    struct Run {
-      W result;
-      std::size_t begin;  // the run's windows: merged_flat[begin, end)
-      std::size_t end;
-    };
     std::vector<W> windows;               // the live windows and the new one
-    std::vector<W> merged_flat;           // the windows of every merge, run after run
-    std::vector<Run> runs;                // one per merge the assigner reported
     std::vector<W> merged;                // one merge's live windows
     std::vector<W> merged_state_windows;  // their state windows, but the one kept
   };
@@ -70,18 +62,15 @@ class MergingWindowSet {
     for (const auto& [window, state_window] : mapping_) scratch.windows.push_back(window);
     scratch.windows.push_back(new_window);
 
-    scratch.merged_flat.clear();
-    scratch.runs.clear();
-    Collector collector(scratch);
-    assigner.mergeWindows(scratch.windows, collector);
-
+    // Each merge is applied as the assigner reports it: the assigner works on
+    // scratch.windows, a copy, so changing the mapping meanwhile is safe.
     W result_window = new_window;
     bool merged_new_window = false;
-    std::vector<W>& merged_windows = scratch.merged;
-    for (const auto& run : scratch.runs) {
-      const W& merge_result = run.result;
-      merged_windows.assign(scratch.merged_flat.begin() + static_cast<std::ptrdiff_t>(run.begin),
-                            scratch.merged_flat.begin() + static_cast<std::ptrdiff_t>(run.end));
+    bool any_merge = false;
+    auto apply_merge = [&](const std::vector<W>& to_be_merged, const W& merge_result) {
+      any_merge = true;
+      std::vector<W>& merged_windows = scratch.merged;
+      merged_windows.assign(to_be_merged.begin(), to_be_merged.end());
       // The new window has no state yet: it is not one of the merged windows
       // the callback hears about, only the reason for the merge.
       if (auto it = std::find(merged_windows.begin(), merged_windows.end(), new_window); it != merged_windows.end()) {
@@ -104,25 +93,27 @@ class MergingWindowSet {
       // An existing window that only absorbed the new one has nothing to merge.
       const bool only_absorbed = merged_windows.size() == 1 && merged_windows.front() == merge_result;
       if (!only_absorbed) on_merge(merge_result, merged_windows, state_window, merged_state_windows);
-    }
-    if (scratch.runs.empty() || (result_window == new_window && !merged_new_window)) {
+    };
+    ForwardingCallback<decltype(apply_merge)> callback(apply_merge);
+    assigner.mergeWindows(scratch.windows, callback);
+
+    if (!any_merge || (result_window == new_window && !merged_new_window)) {
       mapping_.emplace_back(result_window, result_window);
     }
     return result_window;
   }
 
  private:
-  class Collector final : public MergeCallback<W> {
+  // Hands each merge the assigner reports to a function, without the
+  // allocation a std::function would make.
+  template <class F>
+  class ForwardingCallback final : public MergeCallback<W> {
    public:
-    explicit Collector(Scratch& scratch) : scratch_(scratch) {}
-    void merge(const std::vector<W>& to_be_merged, const W& merge_result) override {
-      const std::size_t begin = scratch_.merged_flat.size();
-      scratch_.merged_flat.insert(scratch_.merged_flat.end(), to_be_merged.begin(), to_be_merged.end());
-      scratch_.runs.push_back({merge_result, begin, scratch_.merged_flat.size()});
-    }
+    explicit ForwardingCallback(F& f) : f_(f) {}
+    void merge(const std::vector<W>& to_be_merged, const W& merge_result) override { f_(to_be_merged, merge_result); }
 
    private:
-    Scratch& scratch_;
+    F& f_;
   };
 
   typename Mapping::iterator find(const W& window) {
