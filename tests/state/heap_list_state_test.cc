@@ -37,6 +37,23 @@ TEST_F(HeapListStateTest, EachKeySeesItsOwnListInAddOrder) {
   EXPECT_EQ(state.get(), Strings{});
 }
 
+TEST_F(HeapListStateTest, ForEachVisitsTheCurrentKeysListInAddOrder) {
+  ListState<std::string>& state = backend_.getListState(ListStateDescriptor<std::string>("buffer"));
+  backend_.setCurrentKey(1);
+  state.addAll({"a", "b"});
+  backend_.setCurrentKey(2);
+  state.add("x");
+  backend_.setCurrentKey(1);
+  state.add("c");
+  Strings visited;
+  state.forEach([&](const std::string& value) { visited.push_back(value); });
+  EXPECT_EQ(visited, (Strings{"a", "b", "c"}));
+  backend_.setCurrentKey(3);
+  visited.clear();
+  state.forEach([&](const std::string& value) { visited.push_back(value); });
+  EXPECT_EQ(visited, Strings{});
+}
+
 TEST_F(HeapListStateTest, AddAllAppendsAndUpdateReplaces) {
   ListState<int>& state = backend_.getListState(ListStateDescriptor<int>("numbers"));
   backend_.setCurrentKey(1);

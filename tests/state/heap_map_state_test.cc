@@ -57,6 +57,34 @@ TEST_F(HeapMapStateTest, EntriesAreInAscendingKeyOrderWhateverTheInsertionOrder)
   EXPECT_EQ(clicks_.entries(), expected);
 }
 
+TEST_F(HeapMapStateTest, ForEachEntryVisitsInKeyOrderAndStopsWhenAsked) {
+  backend_.setCurrentKey(1);
+  for (const char* page : {"pear", "apple", "zebra", "mango"}) {
+    clicks_.put(page, static_cast<long>(std::string(page).size()));
+  }
+  backend_.setCurrentKey(2);
+  clicks_.put("other key", 0);
+  backend_.setCurrentKey(1);
+  Entries visited;
+  clicks_.forEachEntry([&](const std::string& page, const long& n) {
+    visited.emplace_back(page, n);
+    return true;
+  });
+  EXPECT_EQ(visited, (Entries{{"apple", 5}, {"mango", 5}, {"pear", 4}, {"zebra", 5}}));
+
+  visited.clear();
+  clicks_.forEachEntry([&](const std::string& page, const long& n) {
+    visited.emplace_back(page, n);
+    return page < "mango";  // the visit of "mango" is the last
+  });
+  EXPECT_EQ(visited, (Entries{{"apple", 5}, {"mango", 5}}));
+
+  backend_.setCurrentKey(3);
+  int calls = 0;
+  clicks_.forEachEntry([&](const std::string&, const long&) { return ++calls > 0; });
+  EXPECT_EQ(calls, 0);
+}
+
 TEST_F(HeapMapStateTest, PutOverwritesAndPutAllLaterDuplicateWins) {
   backend_.setCurrentKey(1);
   clicks_.put("a", 1);

@@ -14,10 +14,13 @@
 //   ListState<Event>& buffer = backend.getListState(ListStateDescriptor<Event>("buffer"));
 //   buffer.add(event);
 //   for (const Event& e : buffer.get()) emit(e);
+//   buffer.forEach([&](const Event& e) { emit(e); });  // the same without a copy
 //   buffer.clear();
 #pragma once
 
 #include <vector>
+
+#include <absl/functional/function_ref.h>
 
 namespace tidemark {
 
@@ -31,6 +34,9 @@ class ListState {
 
   /// A copy of the current key's list; empty when unset.
   virtual std::vector<V> get() const = 0;
+  /// Calls `visit(value)` for each value, in order, without copying the list.
+  /// `visit` must not change this state.
+  virtual void forEach(absl::FunctionRef<void(const V&)> visit) const = 0;
   /// Append one value.
   virtual void add(V value) = 0;
   /// Append all `values`, in order.

@@ -3,8 +3,8 @@
 // Contract:
 // - Every call reads or writes the entry of the key the backend is currently
 //   set to (and, inside a window, of the current window).
-// - entries(), keys() and values() list the map in ascending user-key order
-//   (std::less<UK>). Sorted order, rather than insertion order, depends only on
+// - entries(), keys(), values() and forEachEntry() go through the map in
+//   ascending user-key order (std::less<UK>). Sorted order, rather than insertion order, depends only on
 //   the map's contents, so it survives a snapshot and restore and is the same
 //   in every simulated run; a backend that cannot iterate in this order must
 //   sort before returning.
@@ -19,11 +19,17 @@
 //       backend.getMapState(MapStateDescriptor<std::string, long>("clicks"));
 //   clicks.put(page, clicks.get(page).value_or(0) + 1);
 //   for (const auto& [page, n] : clicks.entries()) report(page, n);
+//   clicks.forEachEntry([&](const std::string& page, const long& n) {  // no copy
+//     report(page, n);
+//     return true;  // false stops the visit
+//   });
 #pragma once
 
 #include <optional>
 #include <utility>
 #include <vector>
+
+#include <absl/functional/function_ref.h>
 
 namespace tidemark {
 
@@ -46,6 +52,11 @@ class MapState {
   virtual bool contains(const UK& key) const = 0;
   /// Copies of all pairs, in ascending key order.
   virtual std::vector<std::pair<UK, UV>> entries() const = 0;
+  /// Calls `visit(key, value)` for each pair, in ascending key order, until it
+  /// returns false. Unlike entries() it copies nothing, so reading a large map
+  /// costs no allocation. `visit` must not change this state (collect the keys
+  /// to remove and remove them after the visit).
+  virtual void forEachEntry(absl::FunctionRef<bool(const UK&, const UV&)> visit) const = 0;
   /// All keys, in ascending order.
   virtual std::vector<UK> keys() const = 0;
   /// All values, in ascending order of their keys.

@@ -33,6 +33,14 @@ class HeapListState final : public ListState<V>, public HeapStateBase<K, N, std:
     return {};
   }
 
+  void forEach(absl::FunctionRef<void(const V&)> visit) const override {
+    if (const std::vector<V>* stored = this->table_.find(this->table_.currentNamespace())) {
+      for (const V& value : *stored) {
+        visit(value);
+      }
+    }
+  }
+
   /// The current namespace's elements without a copy; nullptr when empty.
   /// Window operators read and edit (evict) contents in place through it.
   std::vector<V>* peek() { return this->table_.find(this->table_.currentNamespace()); }

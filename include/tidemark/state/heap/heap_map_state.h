@@ -76,6 +76,16 @@ class HeapMapState final : public MapState<UK, UV>, public HeapStateBase<K, N, s
     return map == nullptr ? std::vector<std::pair<UK, UV>>() : std::vector<std::pair<UK, UV>>(map->begin(), map->end());
   }
 
+  void forEachEntry(absl::FunctionRef<bool(const UK&, const UV&)> visit) const override {
+    if (const UserMap* map = stored()) {
+      for (const auto& [key, value] : *map) {
+        if (!visit(key, value)) {
+          return;
+        }
+      }
+    }
+  }
+
   std::vector<UK> keys() const override {
     std::vector<UK> result;
     if (const UserMap* map = stored()) {
