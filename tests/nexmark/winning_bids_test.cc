@@ -135,11 +135,14 @@ TEST(WinningBidsTest, BidsThatArriveBeforeTheirAuctionWaitAndCanWin) {
 TEST(WinningBidsTest, DropsAWaitingBidOnceTheWatermarkPassesItsTime) {
   WinningBidRun run;
   run.add(makeBid(1010, 99, 1200)).add(makeBid(1010, 98, 1300));
-  EXPECT_EQ(run.harness().numEventTimeTimers(), 2u);
+  // One drop timer, at the earliest waiting dateTime; it sets the next.
+  EXPECT_EQ(run.harness().numEventTimeTimers(), 1u);
   run.watermark(1199);
-  EXPECT_EQ(run.harness().numEventTimeTimers(), 2u);
+  EXPECT_EQ(run.harness().numEventTimeTimers(), 1u);
+  EXPECT_EQ(run.harness().numKeyedStateEntries(), 1u);
   run.watermark(1200);
   EXPECT_EQ(run.harness().numEventTimeTimers(), 1u);
+  EXPECT_EQ(run.harness().numKeyedStateEntries(), 1u);  // the bid at 1300 still waits
   run.watermark(1300);
   EXPECT_EQ(run.harness().numEventTimeTimers(), 0u);
   EXPECT_EQ(run.harness().numKeyedStateEntries(), 0u);
@@ -148,6 +151,24 @@ TEST(WinningBidsTest, DropsAWaitingBidOnceTheWatermarkPassesItsTime) {
   const Bid bid = makeBid(1010, 1, 1500);
   run.add(auction).add(bid).watermark(kMaxWatermark);
   EXPECT_EQ(run.results(), (std::vector{winner(auction, bid)}));
+}
+
+TEST(WinningBidsTest, AWaitingBidEarlierThanTheOthersGetsADropTimerOfItsOwn) {
+  WinningBidRun run;
+  run.add(makeBid(1010, 99, 1300)).add(makeBid(1010, 98, 1400)).add(makeBid(1010, 97, 1200));
+  EXPECT_EQ(run.harness().numEventTimeTimers(), 2u);  // 1300 and 1200
+  run.watermark(1250);  // drops the bid at 1200 only
+  EXPECT_EQ(run.harness().numEventTimeTimers(), 1u);
+  run.watermark(1350);  // drops the bid at 1300; the one at 1400 gets the next timer
+  EXPECT_EQ(run.harness().numEventTimeTimers(), 1u);
+  // An auction from 1350 on: of the waiting bids only the one at 1400 is valid for it.
+  const Auction auction = makeAuction(1010, 1350, 2000);
+  run.add(auction);
+  EXPECT_EQ(run.harness().numEventTimeTimers(), 1u);  // the drop timer went, the expiry timer came
+  run.watermark(kMaxWatermark);
+  EXPECT_EQ(run.results(), (std::vector{winner(auction, makeBid(1010, 98, 1400))}));
+  EXPECT_EQ(run.harness().numKeyedStateEntries(), 0u);
+  EXPECT_EQ(run.harness().numEventTimeTimers(), 0u);
 }
 
 TEST(WinningBidsTest, AnAuctionWithoutAValidBidGivesNothing) {

@@ -41,10 +41,13 @@ void WinningBidFunction::processElement(const Event& event, Context& ctx, Collec
 
 void WinningBidFunction::onAuction(const Auction& auction, TimerService& timers) {
   std::optional<Bid> best;
-  for (const auto& [date_time, bid] : waiting_->entries()) {
-    timers.deleteEventTimeTimer(date_time);  // the waiting bid is decided now
+  waiting_->forEachEntry([&](const Timestamp& date_time, const Bid& bid) {
+    // Every pending drop timer is at the dateTime of a waiting bid (see
+    // onBid), and the waiting bids are decided now.
+    timers.deleteEventTimeTimer(date_time);
     if (isValidBidFor(bid, auction) && (!best || outbids(bid, *best))) best = bid;
-  }
+    return true;
+  });
   waiting_->clear();
   auction_->update(auction);
   if (best) best_->update(*best);
@@ -61,18 +64,45 @@ void WinningBidFunction::onBid(const Bid& bid, TimerService& timers) {
   // The auction has not arrived (or has closed already, which the drop
   // timer settles just as well: such a bid is later than its expiry time).
   const std::optional<Bid> waiting = waiting_->get(bid.date_time);
-  if (!waiting) timers.registerEventTimeTimer(bid.date_time);
-  if (!waiting || outbids(bid, *waiting)) waiting_->put(bid.date_time, bid);
+  if (waiting && !outbids(bid, *waiting)) return;
+  // One drop timer at or before the earliest waiting dateTime is enough:
+  // dropWaitingUpTo() sets the next one. Bids mostly arrive in dateTime
+  // order, so a key rarely needs a second timer.
+  if (!waiting) {
+    const std::optional<Timestamp> earliest = earliestWaiting();
+    if (!earliest || bid.date_time < *earliest) timers.registerEventTimeTimer(bid.date_time);
+  }
+  waiting_->put(bid.date_time, bid);
 }
 
-void WinningBidFunction::onTimer(Timestamp timestamp, OnTimerContext&, Collector<AuctionWinner>& out) {
+void WinningBidFunction::onTimer(Timestamp timestamp, OnTimerContext& ctx, Collector<AuctionWinner>& out) {
   if (const std::optional<Auction> auction = auction_->value(); auction && auction->expires == timestamp) {
     close(*auction, out);
   } else {
-    // The watermark passed these bids' dateTime before their auction came:
-    // any auction still to come starts later, so none of them can be valid.
-    waiting_->remove(timestamp);
+    dropWaitingUpTo(timestamp, ctx.timerService());
   }
+}
+
+void WinningBidFunction::dropWaitingUpTo(Timestamp timestamp, TimerService& timers) {
+  // The watermark passed these bids' dateTime before their auction came:
+  // any auction still to come starts later, so none of them can be valid.
+  dropped_.clear();
+  waiting_->forEachEntry([&](const Timestamp& date_time, const Bid&) {
+    if (date_time > timestamp) return false;
+    dropped_.push_back(date_time);
+    return true;
+  });
+  for (const Timestamp date_time : dropped_) waiting_->remove(date_time);
+  if (const std::optional<Timestamp> next = earliestWaiting()) timers.registerEventTimeTimer(*next);
+}
+
+std::optional<Timestamp> WinningBidFunction::earliestWaiting() const {
+  std::optional<Timestamp> earliest;
+  waiting_->forEachEntry([&](const Timestamp& date_time, const Bid&) {
+    earliest = date_time;
+    return false;
+  });
+  return earliest;
 }
 
 void WinningBidFunction::close(const Auction& auction, Collector<AuctionWinner>& out) {
@@ -103,8 +133,7 @@ DataStream<AuctionWinner> winningBids(const DataStream<Event>& events) {
 }
 
 void CloseOrderBuffer::open(KeyedRuntimeContext<std::int64_t>& context) {
-  buffered_ = &context.getMapState(
-      MapStateDescriptor<std::pair<Timestamp, std::int64_t>, AuctionWinner>("closings in close order"));
+  buffered_ = &context.getMapState(MapStateDescriptor<CloseOrder, AuctionWinner>("closings in close order"));
 }
 
 void CloseOrderBuffer::add(const AuctionWinner& winner, TimerService& timers) {

@@ -20,8 +20,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <utility>
+#include <vector>
 
 #include "nexmark/model.h"
 #include "nexmark/query.h"
@@ -73,12 +75,16 @@ class WinningBidFunction final : public KeyedProcessFunction<std::int64_t, Event
   void onAuction(const Auction& auction, TimerService& timers);
   void onBid(const Bid& bid, TimerService& timers);
   void close(const Auction& auction, Collector<AuctionWinner>& out);
+  void dropWaitingUpTo(Timestamp timestamp, TimerService& timers);
+  std::optional<Timestamp> earliestWaiting() const;
 
   ValueState<Auction>* auction_ = nullptr;
   ValueState<Bid>* best_ = nullptr;
   /// Bids waiting for their auction, by dateTime: bids of the same dateTime
   /// are valid for the same auctions, so only the best of them can win.
   MapState<Timestamp, Bid>* waiting_ = nullptr;
+  /// The dateTimes one drop removes, collected during the visit (reused).
+  std::vector<Timestamp> dropped_;
 };
 
 /// Whether a bid is valid depends only on its auction and dateTime, so of the
@@ -108,16 +114,23 @@ class CloseOrderBuffer {
   /// winners that expire at or before `timestamp`, in close order.
   template <class Closed>
   void release(Timestamp timestamp, Closed&& closed) {
-    for (const auto& [close_order, winner] : buffered_->entries()) {
-      if (close_order.first > timestamp) break;  // later closings have timers of their own
+    released_.clear();
+    buffered_->forEachEntry([&](const CloseOrder& close_order, const AuctionWinner& winner) {
+      if (close_order.first > timestamp) return false;  // later closings have timers of their own
       closed(winner);
-      buffered_->remove(close_order);
-    }
+      released_.push_back(close_order);
+      return true;
+    });
+    for (const CloseOrder& close_order : released_) buffered_->remove(close_order);
   }
 
  private:
-  /// (expires, auction id) -> winner; MapState iterates in key order.
-  MapState<std::pair<Timestamp, std::int64_t>, AuctionWinner>* buffered_ = nullptr;
+  using CloseOrder = std::pair<Timestamp, std::int64_t>;  // (expires, auction id)
+
+  /// Winners by close order; MapState iterates in key order.
+  MapState<CloseOrder, AuctionWinner>* buffered_ = nullptr;
+  /// The closings one release() emitted, removed after the visit (reused).
+  std::vector<CloseOrder> released_;
 };
 
 }  // namespace tidemark::nexmark
