@@ -26,8 +26,7 @@ bool outbids(const Bid& challenger, const Bid& holder) {
 
 void WinningBidFunction::open() {
   auto& context = getRuntimeContext();
-  auction_ = &context.getState(ValueStateDescriptor<Auction>("auction"));
-  best_ = &context.getState(ValueStateDescriptor<Bid>("best valid bid"));
+  open_ = &context.getState(ValueStateDescriptor<OpenAuction>("open auction and its best valid bid"));
   waiting_ = &context.getMapState(MapStateDescriptor<Timestamp, Bid>("bids waiting for their auction"));
 }
 
@@ -49,16 +48,16 @@ void WinningBidFunction::onAuction(const Auction& auction, TimerService& timers)
     return true;
   });
   waiting_->clear();
-  auction_->update(auction);
-  if (best) best_->update(*best);
+  open_->update(OpenAuction{auction, best});
   timers.registerEventTimeTimer(auction.expires);
 }
 
 void WinningBidFunction::onBid(const Bid& bid, TimerService& timers) {
-  if (const std::optional<Auction> auction = auction_->value()) {
-    if (!isValidBidFor(bid, *auction)) return;
-    const std::optional<Bid> best = best_->value();
-    if (!best || outbids(bid, *best)) best_->update(bid);
+  if (std::optional<OpenAuction> open = open_->value()) {
+    if (isValidBidFor(bid, open->auction) && (!open->best || outbids(bid, *open->best))) {
+      open->best = bid;
+      open_->update(*open);
+    }
     return;
   }
   // The auction has not arrived (or has closed already, which the drop
@@ -76,8 +75,8 @@ void WinningBidFunction::onBid(const Bid& bid, TimerService& timers) {
 }
 
 void WinningBidFunction::onTimer(Timestamp timestamp, OnTimerContext& ctx, Collector<AuctionWinner>& out) {
-  if (const std::optional<Auction> auction = auction_->value(); auction && auction->expires == timestamp) {
-    close(*auction, out);
+  if (const std::optional<OpenAuction> open = open_->value(); open && open->auction.expires == timestamp) {
+    close(*open, out);
   } else {
     dropWaitingUpTo(timestamp, ctx.timerService());
   }
@@ -105,10 +104,9 @@ std::optional<Timestamp> WinningBidFunction::earliestWaiting() const {
   return earliest;
 }
 
-void WinningBidFunction::close(const Auction& auction, Collector<AuctionWinner>& out) {
-  if (const std::optional<Bid> best = best_->value()) out.collect(AuctionWinner{auction, *best});
-  auction_->clear();
-  best_->clear();
+void WinningBidFunction::close(const OpenAuction& open, Collector<AuctionWinner>& out) {
+  if (open.best) out.collect(AuctionWinner{open.auction, *open.best});
+  open_->clear();
 }
 
 std::unique_ptr<OneInputStreamOperator<Event, Event>> bestBidPerAuctionAndTime() {

@@ -74,12 +74,18 @@ class WinningBidFunction final : public KeyedProcessFunction<std::int64_t, Event
  private:
   void onAuction(const Auction& auction, TimerService& timers);
   void onBid(const Bid& bid, TimerService& timers);
-  void close(const Auction& auction, Collector<AuctionWinner>& out);
+  /// An auction that has arrived and not closed, with its best valid bid
+  /// so far: one state entry, so a bid reads one entry, not two.
+  struct OpenAuction {
+    Auction auction;
+    std::optional<Bid> best;
+  };
+
+  void close(const OpenAuction& open, Collector<AuctionWinner>& out);
   void dropWaitingUpTo(Timestamp timestamp, TimerService& timers);
   std::optional<Timestamp> earliestWaiting() const;
 
-  ValueState<Auction>* auction_ = nullptr;
-  ValueState<Bid>* best_ = nullptr;
+  ValueState<OpenAuction>* open_ = nullptr;
   /// Bids waiting for their auction, by dateTime: bids of the same dateTime
   /// are valid for the same auctions, so only the best of them can win.
   MapState<Timestamp, Bid>* waiting_ = nullptr;
