@@ -117,7 +117,8 @@ class CloseOrderBuffer {
   /// Call from processElement.
   void add(const AuctionWinner& winner, TimerService& timers);
   /// Call from onTimer: `closed(winner)` for each of the current key's
-  /// winners that expire at or before `timestamp`, in close order.
+  /// winners that expire at or before `timestamp`, in close order. `closed`
+  /// must not add to the buffer (it runs while the buffer is being read).
   template <class Closed>
   void release(Timestamp timestamp, Closed&& closed) {
     released_.clear();

@@ -4,10 +4,10 @@
 // - Every call reads or writes the entry of the key the backend is currently
 //   set to (and, inside a window, of the current window).
 // - entries(), keys(), values() and forEachEntry() go through the map in
-//   ascending user-key order (std::less<UK>). Sorted order, rather than insertion order, depends only on
-//   the map's contents, so it survives a snapshot and restore and is the same
-//   in every simulated run; a backend that cannot iterate in this order must
-//   sort before returning.
+//   ascending user-key order (std::less<UK>). Sorted order, rather than
+//   insertion order, depends only on the map's contents, so it survives a
+//   snapshot and restore and is the same in every simulated run; a backend
+//   that cannot iterate in this order must sort before returning.
 // - An entry exists only while its map is non-empty: removing the last user
 //   key, or clear(), removes it, and putAll({}) on an unset entry does not
 //   create one.
