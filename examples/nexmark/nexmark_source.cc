@@ -8,8 +8,6 @@
 namespace tidemark::nexmark {
 namespace {
 
-/// How far ahead in event time a subtask may run before it waits for the others.
-constexpr Duration kMaxSubtaskDrift = 50;
 /// A paced source waiting longer than this sleeps (and frees its core);
 /// shorter waits spin, because a sleep overshoots by tens of microseconds.
 constexpr std::int64_t kSpinLimitNs = 2'000'000;
