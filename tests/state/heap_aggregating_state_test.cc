@@ -131,6 +131,26 @@ TEST_F(HeapAggregatingStateTest, NamespacesAreSeparate) {
   EXPECT_EQ(backend_.numStateEntries(), 2u);
 }
 
+TEST_F(HeapAggregatingStateTest, AddReportingNewIsTrueOnlyForTheAddThatMakesTheEntry) {
+  auto& state = backend_.getPartitionedState<TestWindow>(AverageDescriptor("avg", average_));
+  backend_.setCurrentKey(1);
+  state.setCurrentNamespace(TestWindow{0, 10});
+  EXPECT_TRUE(state.addReportingNew(2));
+  EXPECT_FALSE(state.addReportingNew(4));
+  state.setCurrentNamespace(TestWindow{10, 20});
+  EXPECT_TRUE(state.addReportingNew(10));
+  backend_.setCurrentKey(2);
+  state.setCurrentNamespace(TestWindow{0, 10});
+  EXPECT_TRUE(state.addReportingNew(7));
+  backend_.setCurrentKey(1);
+  EXPECT_FALSE(state.addReportingNew(6));
+  EXPECT_EQ(state.get(), 4.0);
+  EXPECT_EQ(average_->creates, 3);
+  state.clear();
+  EXPECT_TRUE(state.addReportingNew(1));
+  EXPECT_EQ(state.get(), 1.0);
+}
+
 TEST_F(HeapAggregatingStateTest, MergeNamespacesMergesTargetThenSourcesInOrder) {
   auto& state = backend_.getPartitionedState<TestWindow>(
       AggregatingStateDescriptor<std::string, std::string, std::string>("trail", std::make_shared<Trail>()));

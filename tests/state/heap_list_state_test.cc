@@ -99,6 +99,25 @@ TEST_F(HeapListStateTest, ClearRemovesTheEntry) {
   EXPECT_EQ(backend_.numStateEntries(), 0u);
 }
 
+TEST_F(HeapListStateTest, AddReportingNewIsTrueOnlyForTheAddThatMakesTheEntry) {
+  auto& state = backend_.getPartitionedState<TestWindow>(ListStateDescriptor<int>("contents"));
+  backend_.setCurrentKey(1);
+  state.setCurrentNamespace(TestWindow{0, 10});
+  EXPECT_TRUE(state.addReportingNew(1));
+  EXPECT_FALSE(state.addReportingNew(2));
+  state.setCurrentNamespace(TestWindow{10, 20});
+  EXPECT_TRUE(state.addReportingNew(3));
+  backend_.setCurrentKey(2);
+  state.setCurrentNamespace(TestWindow{0, 10});
+  EXPECT_TRUE(state.addReportingNew(4));
+  backend_.setCurrentKey(1);
+  EXPECT_FALSE(state.addReportingNew(5));
+  EXPECT_EQ(state.get(), (std::vector<int>{1, 2, 5}));
+  state.clear();
+  EXPECT_TRUE(state.addReportingNew(6));
+  EXPECT_EQ(state.get(), (std::vector<int>{6}));
+}
+
 TEST_F(HeapListStateTest, NamespacesAreSeparate) {
   auto& state = backend_.getPartitionedState<TestWindow>(ListStateDescriptor<int>("contents"));
   backend_.setCurrentKey(1);

@@ -92,6 +92,25 @@ TEST_F(HeapReducingStateTest, NamespacesAreSeparate) {
   EXPECT_EQ(state.get(), "x");
 }
 
+TEST_F(HeapReducingStateTest, AddReportingNewIsTrueOnlyForTheAddThatMakesTheEntry) {
+  auto& state = backend_.getPartitionedState<TestWindow>(ReducingStateDescriptor<std::string>("trail", concat));
+  backend_.setCurrentKey(1);
+  state.setCurrentNamespace(TestWindow{0, 10});
+  EXPECT_TRUE(state.addReportingNew("a"));
+  EXPECT_FALSE(state.addReportingNew("b"));
+  state.setCurrentNamespace(TestWindow{10, 20});
+  EXPECT_TRUE(state.addReportingNew("x"));
+  backend_.setCurrentKey(2);
+  state.setCurrentNamespace(TestWindow{0, 10});
+  EXPECT_TRUE(state.addReportingNew("p"));
+  backend_.setCurrentKey(1);
+  EXPECT_FALSE(state.addReportingNew("c"));
+  EXPECT_EQ(state.get(), "a,b,c");
+  state.clear();
+  EXPECT_TRUE(state.addReportingNew("d"));
+  EXPECT_EQ(state.get(), "d");
+}
+
 TEST_F(HeapReducingStateTest, MergeNamespacesFoldsTargetThenSourcesInOrder) {
   auto& state = backend_.getPartitionedState<TestWindow>(ReducingStateDescriptor<std::string>("trail", concat));
   const TestWindow a{0, 10};

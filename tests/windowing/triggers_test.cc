@@ -162,6 +162,18 @@ TEST_F(EventTimeTriggerTest, Names) {
   EXPECT_EQ(EventTimeTrigger::create().toString(), "EventTimeTrigger()");
 }
 
+// The window operator skips onElement for a window that holds elements while
+// the trigger says it would only register its timer again.
+TEST_F(EventTimeTriggerTest, RepeatsOnElementOnlyBeforeTheWatermarkReachesMaxTimestamp) {
+  const auto* repeats = dynamic_cast<const internal::WindowEndTimerTrigger<TimeWindow>*>(trigger.get());
+  ASSERT_NE(repeats, nullptr);
+  EXPECT_TRUE(repeats->repeatsOnElement(window, kMinWatermark));
+  EXPECT_TRUE(repeats->repeatsOnElement(window, 9998));
+  // From here on every element fires the window (a late firing).
+  EXPECT_FALSE(repeats->repeatsOnElement(window, 9999));
+  EXPECT_FALSE(repeats->repeatsOnElement(window, 12000));
+}
+
 // ---------------------------------------------------------------- ProcessingTimeTrigger
 
 class ProcessingTimeTriggerTest : public ::testing::Test {
@@ -187,6 +199,26 @@ TEST_F(ProcessingTimeTriggerTest, FiresOnItsProcessingTimer) {
   EXPECT_EQ(ctx.advanceProcessingTime(*trigger, 9998), std::vector<FiredTimer>{});
   EXPECT_EQ(ctx.advanceProcessingTime(*trigger, 10500), (std::vector<FiredTimer>{{9999, FIRE}}));
   EXPECT_EQ(trigger->onEventTime(9999, window, ctx), CONTINUE);
+}
+
+TEST_F(ProcessingTimeTriggerTest, RepeatsOnElementWhateverTheWatermark) {
+  const auto* repeats = dynamic_cast<const internal::WindowEndTimerTrigger<TimeWindow>*>(trigger.get());
+  ASSERT_NE(repeats, nullptr);
+  EXPECT_TRUE(repeats->repeatsOnElement(window, kMinWatermark));
+  EXPECT_TRUE(repeats->repeatsOnElement(window, 20000));
+}
+
+// A trigger that sees every element is not skipped.
+TEST(WindowEndTimerTriggerTest, OtherBuiltInTriggersAreNotSkipped) {
+  EXPECT_EQ(dynamic_cast<const internal::WindowEndTimerTrigger<GlobalWindow>*>(
+                CountTrigger::of(3).build<int, GlobalWindow>().get()),
+            nullptr);
+  EXPECT_EQ(dynamic_cast<const internal::WindowEndTimerTrigger<TimeWindow>*>(
+                PurgingTrigger::of(EventTimeTrigger::create()).build<int, TimeWindow>().get()),
+            nullptr);
+  EXPECT_EQ(dynamic_cast<const internal::WindowEndTimerTrigger<TimeWindow>*>(
+                ContinuousEventTimeTrigger::of(1000).build<int, TimeWindow>().get()),
+            nullptr);
 }
 
 TEST_F(ProcessingTimeTriggerTest, ClearDeletesTheTimer) {

@@ -36,7 +36,7 @@ namespace tidemark {
 namespace internal {
 
 template <class T, class W>
-class EventTimeTriggerImpl final : public Trigger<T, W> {
+class EventTimeTriggerImpl final : public Trigger<T, W>, public WindowEndTimerTrigger<W> {
   static_assert(std::is_same_v<W, TimeWindow>,
                 "EventTimeTrigger works with TimeWindow only (for GlobalWindow use CountTrigger or a custom trigger)");
 
@@ -47,6 +47,13 @@ class EventTimeTriggerImpl final : public Trigger<T, W> {
     }
     ctx.registerEventTimeTimer(window.maxTimestamp());
     return TriggerResult::CONTINUE;
+  }
+
+  /// Before the watermark reaches the window's end, the window's first
+  /// element registered the timer, and it has not fired; after, each element
+  /// fires the window.
+  bool repeatsOnElement(const W& window, Timestamp watermark) const override {
+    return window.maxTimestamp() > watermark;
   }
 
   TriggerResult onEventTime(Timestamp time, const W& window, TriggerContext<W>&) override {

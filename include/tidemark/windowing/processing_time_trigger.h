@@ -31,7 +31,7 @@ namespace tidemark {
 namespace internal {
 
 template <class T, class W>
-class ProcessingTimeTriggerImpl final : public Trigger<T, W> {
+class ProcessingTimeTriggerImpl final : public Trigger<T, W>, public WindowEndTimerTrigger<W> {
   static_assert(std::is_same_v<W, TimeWindow>,
                 "ProcessingTimeTrigger works with TimeWindow only (for GlobalWindow use "
                 "ContinuousProcessingTimeTrigger or a custom trigger)");
@@ -41,6 +41,10 @@ class ProcessingTimeTriggerImpl final : public Trigger<T, W> {
     ctx.registerProcessingTimeTimer(window.maxTimestamp());
     return TriggerResult::CONTINUE;
   }
+
+  /// The window's first element registered the timer; it fires only when
+  /// the window is cleared too (the timer is its cleanup time).
+  bool repeatsOnElement(const W&, Timestamp) const override { return true; }
 
   TriggerResult onEventTime(Timestamp, const W&, TriggerContext<W>&) override { return TriggerResult::CONTINUE; }
 

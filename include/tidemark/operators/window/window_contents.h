@@ -5,7 +5,8 @@
 //
 // Each policy offers the same calls, all for the backend's current key:
 //   setWindow(w)            point the contents at window (state namespace) w
-//   add(record)             add an element
+//   add(record)             add an element; true when the window had no
+//                           contents for the key before (its first element)
 //   emit(window, f)         call f(std::span<const Value>) with what the window
 //                           function receives; nothing when the window is empty
 //   clear()                 drop the contents
@@ -40,7 +41,7 @@ class ListContents {
       : state_(backend.template getPartitionedState<W>(ListStateDescriptor<IN>(kWindowContentsStateName))) {}
 
   void setWindow(const W& window) { state_.setCurrentNamespace(window); }
-  void add(const StreamRecord<IN>& record) { state_.add(record.value); }
+  bool add(const StreamRecord<IN>& record) { return state_.addReportingNew(record.value); }
   template <class F>
   void emit(const W&, F&& f) {
     if (const std::vector<IN>* elements = state_.peek()) f(std::span<const IN>(*elements));
@@ -62,7 +63,7 @@ class ReducingContents {
             ReducingStateDescriptor<IN>(kWindowContentsStateName, std::move(reduce)))) {}
 
   void setWindow(const W& window) { state_.setCurrentNamespace(window); }
-  void add(const StreamRecord<IN>& record) { state_.add(record.value); }
+  bool add(const StreamRecord<IN>& record) { return state_.addReportingNew(record.value); }
   template <class F>
   void emit(const W&, F&& f) {
     if (const IN* reduced = state_.peek()) f(std::span<const IN>(reduced, 1));
@@ -84,7 +85,7 @@ class AggregatingContents {
             AggregatingStateDescriptor<IN, ACC, R>(kWindowContentsStateName, std::move(function)))) {}
 
   void setWindow(const W& window) { state_.setCurrentNamespace(window); }
-  void add(const StreamRecord<IN>& record) { state_.add(record.value); }
+  bool add(const StreamRecord<IN>& record) { return state_.addReportingNew(record.value); }
   template <class F>
   void emit(const W&, F&& f) {
     if (std::optional<R> result = state_.get()) f(std::span<const R>(&*result, 1));
@@ -154,8 +155,8 @@ class EvictingContents {
         context_(context) {}
 
   void setWindow(const W& window) { state_.setCurrentNamespace(window); }
-  void add(const StreamRecord<IN>& record) {
-    state_.add(TimestampedValue<IN>{record.value, record.timestamp, record.has_timestamp});
+  bool add(const StreamRecord<IN>& record) {
+    return state_.addReportingNew(TimestampedValue<IN>{record.value, record.timestamp, record.has_timestamp});
   }
   // The evictor edits the stored vector in place; what it leaves is what the
   // window keeps (an emptied window loses its state entry).

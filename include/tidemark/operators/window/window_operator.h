@@ -5,7 +5,10 @@
 // Per element: assign windows; for a merging assigner, merge them into the
 // key's live sessions first; skip windows that are already late; add the
 // element to each remaining window, ask the trigger, emit and/or purge, and
-// register the window's cleanup timer. An element that every window skipped
+// register the window's cleanup timer. A (non-merging) window's cleanup timer
+// is registered by its first element only, and the built-in time triggers
+// are not asked again while they would only register their timer again
+// (WindowEndTimerTrigger). An element that every window skipped
 // and that is itself late goes to the late side output, or is dropped and
 // counted (numLateRecordsDropped).
 // Per timer: ask the trigger, emit and/or purge, and at the window's cleanup
@@ -79,6 +82,7 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
                                               settings_.assigner->toString(), settings_.trigger->toString()));
     }
     is_event_time_ = settings_.assigner->isEventTime();
+    window_end_trigger_ = dynamic_cast<const WindowEndTimerTrigger<W>*>(settings_.trigger.get());
   }
 
   void open() override {
@@ -147,13 +151,22 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
       if (isWindowLate(window)) continue;
       skipped = false;
       contents_->setWindow(window);
-      contents_->add(record);
-      trigger_context_->setWindow(window);
-      const TriggerResult result = settings_.trigger->onElement(record.value, record.timestamp, window, *trigger_context_);
-      applyTriggerResult(result, window);
-      registerCleanupTimer(window);
+      const bool first_element = contents_->add(record);
+      if (first_element || !triggerRepeatsOnElement(window)) {
+        trigger_context_->setWindow(window);
+        const TriggerResult result =
+            settings_.trigger->onElement(record.value, record.timestamp, window, *trigger_context_);
+        applyTriggerResult(result, window);
+      }
+      // The cleanup timer the first element registered stays until the
+      // window is cleared, and clearing drops the contents.
+      if (first_element) registerCleanupTimer(window);
     }
     return skipped;
+  }
+
+  bool triggerRepeatsOnElement(const W& window) const {
+    return window_end_trigger_ != nullptr && window_end_trigger_->repeatsOnElement(window, current_watermark_);
   }
 
   // SEMANTICS 4.5. The key's merging set is edited in place in its state
@@ -302,6 +315,8 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
   ContentsFactory contents_factory_;
   Function function_;
   MergingWindowAssigner<IN, W>* merging_assigner_ = nullptr;
+  /// The trigger, when it is a built-in one whose onElement can be skipped.
+  const WindowEndTimerTrigger<W>* window_end_trigger_ = nullptr;
   bool is_event_time_ = true;
 
   std::unique_ptr<HeapKeyedStateBackend<K>> backend_;

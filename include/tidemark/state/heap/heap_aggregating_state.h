@@ -39,13 +39,19 @@ class HeapAggregatingState final : public AggregatingState<IN, OUT>, public Heap
     return std::nullopt;
   }
 
-  void add(const IN& value) override {
+  void add(const IN& value) override { addReportingNew(value); }
+
+  /// add(value), and whether the current key had no entry in the current
+  /// namespace before (this add made it). A window operator registers a
+  /// window's timers on its first element only.
+  bool addReportingNew(const IN& value) {
     const N& ns = this->table_.currentNamespace();
     if (ACC* accumulator = this->table_.find(ns)) {
       *accumulator = function_->add(value, std::move(*accumulator));
-    } else {
-      this->table_.put(ns, function_->add(value, function_->createAccumulator()));
+      return false;
     }
+    this->table_.put(ns, function_->add(value, function_->createAccumulator()));
+    return true;
   }
 
   void clear() override { this->table_.erase(this->table_.currentNamespace()); }

@@ -45,9 +45,21 @@ class HeapListState final : public ListState<V>, public HeapStateBase<K, N, std:
   /// Window operators read and edit (evict) contents in place through it.
   std::vector<V>* peek() { return this->table_.find(this->table_.currentNamespace()); }
 
-  void add(V value) override {
-    this->table_.findOrCreate(this->table_.currentNamespace(), [] { return std::vector<V>(); })
+  void add(V value) override { addReportingNew(std::move(value)); }
+
+  /// add(value), and whether the current key had no entry in the current
+  /// namespace before (this add made it). A window operator registers a
+  /// window's timers on its first element only.
+  bool addReportingNew(V value) {
+    bool created = false;
+    this->table_
+        .findOrCreate(this->table_.currentNamespace(),
+                      [&created] {
+                        created = true;
+                        return std::vector<V>();
+                      })
         .push_back(std::move(value));
+    return created;
   }
 
   void addAll(std::vector<V> values) override {

@@ -38,13 +38,19 @@ class HeapReducingState final : public ReducingState<V>, public HeapStateBase<K,
   /// The current namespace's value without a copy; nullptr when empty.
   const V* peek() const { return this->table_.find(this->table_.currentNamespace()); }
 
-  void add(V value) override {
+  void add(V value) override { addReportingNew(std::move(value)); }
+
+  /// add(value), and whether the current key had no entry in the current
+  /// namespace before (this add made it). A window operator registers a
+  /// window's timers on its first element only.
+  bool addReportingNew(V value) {
     const N& ns = this->table_.currentNamespace();
     if (V* stored = this->table_.find(ns)) {
       *stored = reduce_function_(*stored, value);
-    } else {
-      this->table_.put(ns, std::move(value));
+      return false;
     }
+    this->table_.put(ns, std::move(value));
+    return true;
   }
 
   void clear() override { this->table_.erase(this->table_.currentNamespace()); }
