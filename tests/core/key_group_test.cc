@@ -198,6 +198,29 @@ TEST(KeyGroupTest, OperatorIndexAndKeyGroupRangeAreInverse) {
   }
 }
 
+// KeyGroupAssigner masks and shifts for a power-of-two max parallelism and
+// divides otherwise; either way it must agree with the free functions.
+TEST(KeyGroupTest, KeyGroupAssignerAgreesWithTheFreeFunctions) {
+  for (int max_parallelism : {1, 2, 7, 96, 100, 128, 1000, 4096, kUpperBoundMaxParallelism}) {
+    SCOPED_TRACE(testing::Message() << "maxParallelism " << max_parallelism);
+    const KeyGroupAssigner assigner(max_parallelism);
+    EXPECT_EQ(assigner.maxParallelism(), max_parallelism);
+    for (std::int64_t key = -500; key < 5000; ++key) {
+      ASSERT_EQ(assigner.keyGroupOf(key), assignToKeyGroup(key, max_parallelism)) << "key " << key;
+    }
+    for (const std::string key : {"", "Mary", "Bob", "a much longer key than the others"}) {
+      ASSERT_EQ(assigner.keyGroupOf(key), assignToKeyGroup(key, max_parallelism)) << "key " << key;
+    }
+    for (int parallelism : {1, 2, 3, 7, 128}) {
+      for (int group = 0; group < max_parallelism; ++group) {
+        ASSERT_EQ(assigner.operatorIndexOf(group, parallelism),
+                  computeOperatorIndexForKeyGroup(max_parallelism, parallelism, group))
+            << "parallelism " << parallelism << ", key group " << group;
+      }
+    }
+  }
+}
+
 TEST(KeyGroupTest, EverySubtaskOwnsABalancedShareWhenParallelismFits) {
   for (int max_parallelism : kMaxParallelisms) {
     for (int parallelism = 1; parallelism <= std::min(7, max_parallelism); ++parallelism) {

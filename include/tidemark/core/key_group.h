@@ -19,6 +19,7 @@
 //   int subtask = tidemark::computeOperatorIndexForKeyGroup(128, 2, group);
 #pragma once
 
+#include <bit>
 #include <concepts>
 #include <cstdint>
 #include <string>
@@ -142,6 +143,40 @@ int assignToKeyGroup(const K& key, int max_parallelism) {
 inline int computeOperatorIndexForKeyGroup(int max_parallelism, int parallelism, int key_group) {
   return static_cast<int>(static_cast<std::int64_t>(key_group) * parallelism / max_parallelism);
 }
+
+/// assignToKeyGroup and computeOperatorIndexForKeyGroup for one max
+/// parallelism, for the per-record paths (keyBy's partitioner, the keyed
+/// state backend). With a power-of-two max parallelism (the default, 128)
+/// the two 64-bit divisions become a mask and a shift; the results are the
+/// same as the free functions'.
+class KeyGroupAssigner {
+ public:
+  /// `max_parallelism` > 0.
+  explicit KeyGroupAssigner(int max_parallelism)
+      : max_parallelism_(max_parallelism),
+        shift_(std::has_single_bit(static_cast<unsigned>(max_parallelism))
+                   ? std::countr_zero(static_cast<unsigned>(max_parallelism))
+                   : -1) {}
+
+  int maxParallelism() const { return max_parallelism_; }
+
+  template <StablyHashable K>
+  int keyGroupOf(const K& key) const {
+    const std::uint64_t mixed = internal::mix64(stableKeyHash(key));
+    const auto groups = static_cast<std::uint64_t>(max_parallelism_);
+    return static_cast<int>(shift_ >= 0 ? mixed & (groups - 1) : mixed % groups);
+  }
+
+  /// `key_group` in [0, maxParallelism()), `parallelism` > 0.
+  int operatorIndexOf(int key_group, int parallelism) const {
+    const std::int64_t scaled = static_cast<std::int64_t>(key_group) * parallelism;
+    return static_cast<int>(shift_ >= 0 ? scaled >> shift_ : scaled / max_parallelism_);
+  }
+
+ private:
+  int max_parallelism_;
+  int shift_;  // log2(max_parallelism), or -1 when it is not a power of two
+};
 
 /// A contiguous, inclusive range of key groups [start, end]; empty when end < start.
 struct KeyGroupRange {

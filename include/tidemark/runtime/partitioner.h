@@ -59,16 +59,15 @@ template <class KeySelector>
 struct KeyGroupPartitioner {
   static constexpr bool kBroadcast = false;
   KeyGroupPartitioner(KeySelector selector, int max_parallelism)
-      : selector_(std::move(selector)), max_parallelism_(max_parallelism) {}
+      : selector_(std::move(selector)), key_groups_(max_parallelism) {}
   template <class T>
   int select(const T& value, int channels) const {
-    const int key_group = assignToKeyGroup(selector_(value), max_parallelism_);
-    return computeOperatorIndexForKeyGroup(max_parallelism_, channels, key_group);
+    return key_groups_.operatorIndexOf(key_groups_.keyGroupOf(selector_(value)), channels);
   }
 
  private:
   KeySelector selector_;
-  int max_parallelism_;
+  KeyGroupAssigner key_groups_;
 };
 
 }  // namespace tidemark::internal

@@ -62,7 +62,7 @@ class HeapKeyedStateBackend {
   /// Throws std::invalid_argument unless 1 <= max_parallelism <= kUpperBoundMaxParallelism
   /// and a non-empty `range` lies within [0, max_parallelism).
   HeapKeyedStateBackend(KeyGroupRange range, int max_parallelism)
-      : range_(range), max_parallelism_(max_parallelism) {
+      : range_(range), max_parallelism_(max_parallelism), key_groups_(max_parallelism) {
     if (max_parallelism < 1 || max_parallelism > kUpperBoundMaxParallelism) {
       throw std::invalid_argument(fmt::format("max parallelism {} is not in [1, {}]", max_parallelism,
                                               kUpperBoundMaxParallelism));
@@ -84,7 +84,7 @@ class HeapKeyedStateBackend {
   void setCurrentKey(const K& key)
     requires StablyHashable<K>
   {
-    setCurrentKey(key, assignToKeyGroup(key, max_parallelism_));
+    setCurrentKey(key, key_groups_.keyGroupOf(key));
   }
 
   /// Make `key` current when the caller already knows its group (from the
@@ -239,6 +239,7 @@ class HeapKeyedStateBackend {
 
   KeyGroupRange range_;
   int max_parallelism_;
+  KeyGroupAssigner key_groups_;
   CurrentKeyContext<K> current_key_;
   absl::flat_hash_map<std::string, std::unique_ptr<RegisteredState>> states_;
 };
