@@ -90,7 +90,8 @@ RunReport runEngine(const Query& query, const NexmarkOptions& options) {
   }
   std::shared_ptr<const nexmark::LatencySchedule> schedule;
   if (options.rate > 0) {
-    schedule = std::make_shared<nexmark::LatencySchedule>(generator, options.rate, options.parallelism, clock);
+    schedule = std::make_shared<nexmark::LatencySchedule>(generator, options.rate, options.parallelism,
+                                                          options.events, clock);
   }
   auto recorder = std::make_shared<nexmark::ResultRecorder>(options.sample, schedule);
   query.attach(nexmark::addNexmarkSource(env, source), recorder);

@@ -6,9 +6,10 @@
 namespace tidemark::nexmark {
 
 LatencySchedule::LatencySchedule(const GeneratorConfig& generator, std::int64_t rate, int parallelism,
-                                 std::shared_ptr<const RunClock> clock)
-    : generator_(generator), rate_(rate), parallelism_(parallelism), clock_(std::move(clock)) {
+                                 std::int64_t events, std::shared_ptr<const RunClock> clock)
+    : generator_(generator), rate_(rate), parallelism_(parallelism), events_(events), clock_(std::move(clock)) {
   if (rate <= 0) throw std::invalid_argument("LatencySchedule: latency is measured in rate-limited runs only");
+  if (events <= 0) throw std::invalid_argument("LatencySchedule: a run has at least one event");
 }
 
 std::int64_t LatencySchedule::createdNs(std::int64_t event_number) const {
@@ -22,8 +23,13 @@ std::int64_t LatencySchedule::originNs(const LatencyOrigin& origin) const {
   // event with a nominal time > t + max_out_of_orderness (see
   // EventGenerator::watermarkBefore); downstream sees the minimum over the
   // subtasks, i.e. the last of them, which strides at most P - 1 events on.
+  // Past the run's last event, the final watermark passes t when the input
+  // ends: a window that only the end of input releases counts from then, not
+  // from a creation time that never comes.
   const Timestamp nominal = saturatingAdd(origin.value, generator_.config().max_out_of_orderness + 1);
-  return createdNs(generator_.firstEventAtOrAfter(nominal) + parallelism_ - 1);
+  const std::int64_t last = events_ - 1;
+  if (nominal > generator_.nominalTime(last)) return createdNs(last);
+  return createdNs(std::min(generator_.firstEventAtOrAfter(nominal) + parallelism_ - 1, last));
 }
 
 void ResultRecorder::add(std::int64_t results, const LatencyHistogram& latencies, std::vector<std::string> sample) {

@@ -47,7 +47,9 @@ inline LatencyOrigin latencyOrigin(const Event& event) { return LatencyOrigin::e
 /// source keeps (it never creates an event early).
 class LatencySchedule {
  public:
-  LatencySchedule(const GeneratorConfig& generator, std::int64_t rate, int parallelism,
+  /// `events` is the run's total over all source subtasks: a watermark the
+  /// run never reaches is passed when its input ends, with its last event.
+  LatencySchedule(const GeneratorConfig& generator, std::int64_t rate, int parallelism, std::int64_t events,
                   std::shared_ptr<const RunClock> clock);
 
   std::int64_t originNs(const LatencyOrigin& origin) const;
@@ -58,6 +60,7 @@ class LatencySchedule {
   EventGenerator generator_;
   std::int64_t rate_;
   int parallelism_;
+  std::int64_t events_;
   std::shared_ptr<const RunClock> clock_;
 };
 

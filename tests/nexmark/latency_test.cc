@@ -40,13 +40,30 @@ TEST(LatencyScheduleTest, PlacesEventsAndWatermarksOnTheRunsSchedule) {
   config.max_out_of_orderness = 5;
   auto clock = std::make_shared<RunClock>();
   const std::int64_t start = clock->start();
-  const LatencySchedule schedule(config, 1000, 2, clock);
+  const LatencySchedule schedule(config, 1000, 2, 500, clock);
   EXPECT_EQ(schedule.originNs(LatencyOrigin::event(0)), start);
   EXPECT_EQ(schedule.originNs(LatencyOrigin::event(250)), start + 250'000'000);
   // Watermark >= 99 needs a nominal time of 99 + 5 + 1 = 105 on both subtasks:
   // event 105 on one of them, event 106 on the other.
   EXPECT_EQ(schedule.originNs(LatencyOrigin::watermark(99)), start + 106'000'000);
-  EXPECT_THROW(LatencySchedule(config, 0, 1, clock), std::invalid_argument);
+  EXPECT_THROW(LatencySchedule(config, 0, 1, 500, clock), std::invalid_argument);
+  EXPECT_THROW(LatencySchedule(config, 1000, 1, 0, clock), std::invalid_argument);
+}
+
+TEST(LatencyScheduleTest, AWatermarkPastTheLastEventIsPassedWhenTheInputEnds) {
+  GeneratorConfig config;
+  config.events_per_second = 1000;
+  config.max_out_of_orderness = 5;
+  auto clock = std::make_shared<RunClock>();
+  const std::int64_t start = clock->start();
+  const LatencySchedule schedule(config, 1000, 2, 500, clock);
+  // Event 493 + 1 would be the first on the last subtask past 487 + 5 + 1:
+  // within the run, so counted from there.
+  EXPECT_EQ(schedule.originNs(LatencyOrigin::watermark(487)), start + 494'000'000);
+  // Windows that end at 999 or at the end of time fire with the final
+  // watermark, after the run's last event (499), not at an event never made.
+  EXPECT_EQ(schedule.originNs(LatencyOrigin::watermark(999)), start + 499'000'000);
+  EXPECT_EQ(schedule.originNs(LatencyOrigin::watermark(kMaxWatermark)), start + 499'000'000);
 }
 
 }  // namespace
