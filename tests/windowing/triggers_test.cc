@@ -167,11 +167,15 @@ TEST_F(EventTimeTriggerTest, Names) {
 TEST_F(EventTimeTriggerTest, RepeatsOnElementOnlyBeforeTheWatermarkReachesMaxTimestamp) {
   const auto* repeats = dynamic_cast<const internal::WindowEndTimerTrigger<TimeWindow>*>(trigger.get());
   ASSERT_NE(repeats, nullptr);
-  EXPECT_TRUE(repeats->repeatsOnElement(window, kMinWatermark));
-  EXPECT_TRUE(repeats->repeatsOnElement(window, 9998));
+  ctx.setCurrentProcessingTime(50000);  // plays no part
+  EXPECT_TRUE(repeats->repeatsOnElement(window, ctx));
+  ctx.setCurrentWatermark(9998);
+  EXPECT_TRUE(repeats->repeatsOnElement(window, ctx));
   // From here on every element fires the window (a late firing).
-  EXPECT_FALSE(repeats->repeatsOnElement(window, 9999));
-  EXPECT_FALSE(repeats->repeatsOnElement(window, 12000));
+  ctx.setCurrentWatermark(9999);
+  EXPECT_FALSE(repeats->repeatsOnElement(window, ctx));
+  ctx.setCurrentWatermark(12000);
+  EXPECT_FALSE(repeats->repeatsOnElement(window, ctx));
 }
 
 // ---------------------------------------------------------------- ProcessingTimeTrigger
@@ -201,11 +205,18 @@ TEST_F(ProcessingTimeTriggerTest, FiresOnItsProcessingTimer) {
   EXPECT_EQ(trigger->onEventTime(9999, window, ctx), CONTINUE);
 }
 
-TEST_F(ProcessingTimeTriggerTest, RepeatsOnElementWhateverTheWatermark) {
+TEST_F(ProcessingTimeTriggerTest, RepeatsOnElementOnlyBeforeProcessingTimeReachesMaxTimestamp) {
   const auto* repeats = dynamic_cast<const internal::WindowEndTimerTrigger<TimeWindow>*>(trigger.get());
   ASSERT_NE(repeats, nullptr);
-  EXPECT_TRUE(repeats->repeatsOnElement(window, kMinWatermark));
-  EXPECT_TRUE(repeats->repeatsOnElement(window, 20000));
+  ctx.setCurrentWatermark(20000);  // plays no part
+  ctx.setCurrentProcessingTime(0);
+  EXPECT_TRUE(repeats->repeatsOnElement(window, ctx));
+  ctx.setCurrentProcessingTime(9998);
+  EXPECT_TRUE(repeats->repeatsOnElement(window, ctx));
+  // On an event-time window, kept after its processing-time timer fired,
+  // each element registers a timer that fires it again.
+  ctx.setCurrentProcessingTime(9999);
+  EXPECT_FALSE(repeats->repeatsOnElement(window, ctx));
 }
 
 // A trigger that sees every element is not skipped.

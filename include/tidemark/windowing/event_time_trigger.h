@@ -49,11 +49,11 @@ class EventTimeTriggerImpl final : public Trigger<T, W>, public WindowEndTimerTr
     return TriggerResult::CONTINUE;
   }
 
-  /// Before the watermark reaches the window's end, the window's first
-  /// element registered the timer, and it has not fired; after, each element
-  /// fires the window.
-  bool repeatsOnElement(const W& window, Timestamp watermark) const override {
-    return window.maxTimestamp() > watermark;
+  /// Before the watermark reaches the window's end, the timer the window's
+  /// first element registered has not fired; after, each element fires the
+  /// window.
+  bool repeatsOnElement(const W& window, const TriggerContext<W>& ctx) const override {
+    return window.maxTimestamp() > ctx.getCurrentWatermark();
   }
 
   TriggerResult onEventTime(Timestamp time, const W& window, TriggerContext<W>&) override {

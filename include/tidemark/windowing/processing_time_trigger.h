@@ -42,9 +42,13 @@ class ProcessingTimeTriggerImpl final : public Trigger<T, W>, public WindowEndTi
     return TriggerResult::CONTINUE;
   }
 
-  /// The window's first element registered the timer; it fires only when
-  /// the window is cleared too (the timer is its cleanup time).
-  bool repeatsOnElement(const W&, Timestamp) const override { return true; }
+  /// Before processing time reaches the window's end, the timer the window's
+  /// first element registered has not fired. After, an element registers a
+  /// timer that fires at once: a processing-time window is cleared by then,
+  /// but an event-time window this trigger was set on fires again.
+  bool repeatsOnElement(const W& window, const TriggerContext<W>& ctx) const override {
+    return window.maxTimestamp() > ctx.getCurrentProcessingTime();
+  }
 
   TriggerResult onEventTime(Timestamp, const W&, TriggerContext<W>&) override { return TriggerResult::CONTINUE; }
 

@@ -82,15 +82,16 @@ namespace internal {
 /// Implemented by the built-in triggers that register one timer per window,
 /// at its end, from onElement. For a window that already holds elements,
 /// onElement then only registers that timer again and CONTINUEs, as long as
-/// repeatsOnElement(window, watermark) says so; the window operator skips
-/// the call, which would cost a lookup in the timer set per element. A user
+/// repeatsOnElement(window, ctx) says so; the window operator skips the
+/// call, which would cost a lookup in the timer set per element. A user
 /// trigger sees every element.
 template <class W>
 class WindowEndTimerTrigger {
  public:
-  /// Whether onElement for a window that already holds elements would only
-  /// register its timer again and CONTINUE, at this watermark.
-  virtual bool repeatsOnElement(const W& window, Timestamp watermark) const = 0;
+  /// Whether onElement for a window that already holds elements (so that
+  /// its first element registered the timer) would only register that timer
+  /// again and CONTINUE, at ctx's current times.
+  virtual bool repeatsOnElement(const W& window, const TriggerContext<W>& ctx) const = 0;
 
  protected:
   ~WindowEndTimerTrigger() = default;

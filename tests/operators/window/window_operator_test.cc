@@ -446,6 +446,30 @@ TEST(WindowOperatorTest, ContinuousEventTimeTriggerFiresEarlyAndTimersRegistered
   EXPECT_EQ(h.numEventTimeTimers(), 0u);
 }
 
+// A processing-time trigger on event-time windows fires a window again for
+// each element that comes after its processing-time timer fired: the element
+// registers a timer that is already due (the operator must not skip it).
+TEST(WindowOperatorTest, ProcessingTimeTriggerOnEventTimeWindowsFiresAgainForLaterElements) {
+  auto env = makeEnv();
+  Harness<E> h(keyed(env)
+                   .window(TumblingEventTimeWindows::of(1000))
+                   .trigger(ProcessingTimeTrigger::create())
+                   .reduce(sumE));
+  h.setProcessingTime(100);
+  h.open();
+  h.processElement(E{"a", 1}, 500);
+  h.processElement(E{"a", 2}, 600);
+  EXPECT_EQ(h.numProcessingTimeTimers(), 1u);
+  h.setProcessingTime(999);
+  EXPECT_EQ(h.getOutput().lines(), (Lines{"Record(a:3 @ 999)"}));
+  h.processElement(E{"a", 4}, 700);  // the window is kept: event time has not passed it
+  h.setProcessingTime(1000);
+  EXPECT_EQ(h.getOutput().lines(), (Lines{"Record(a:3 @ 999)", "Record(a:7 @ 999)"}));
+  h.processWatermark(999);
+  EXPECT_EQ(h.numKeyedStateEntries(), 0u);
+  EXPECT_EQ(h.numProcessingTimeTimers(), 0u);
+}
+
 // ---- processing-time windows ------------------------------------------------
 
 TEST(WindowOperatorTest, TumblingProcessingTimeWindowsFireOnTheClockAndIgnoreTimestampsAndWatermarks) {

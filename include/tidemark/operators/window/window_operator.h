@@ -166,7 +166,7 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
   }
 
   bool triggerRepeatsOnElement(const W& window) const {
-    return window_end_trigger_ != nullptr && window_end_trigger_->repeatsOnElement(window, current_watermark_);
+    return window_end_trigger_ != nullptr && window_end_trigger_->repeatsOnElement(window, *trigger_context_);
   }
 
   // SEMANTICS 4.5. The key's merging set is edited in place in its state
