@@ -62,7 +62,7 @@ class HeapKeyedStateBackend {
   /// Throws std::invalid_argument unless 1 <= max_parallelism <= kUpperBoundMaxParallelism
   /// and a non-empty `range` lies within [0, max_parallelism).
   HeapKeyedStateBackend(KeyGroupRange range, int max_parallelism)
-      : range_(range), max_parallelism_(max_parallelism), key_groups_(max_parallelism) {
+      : range_(range), key_groups_(max_parallelism) {
     if (max_parallelism < 1 || max_parallelism > kUpperBoundMaxParallelism) {
       throw std::invalid_argument(fmt::format("max parallelism {} is not in [1, {}]", max_parallelism,
                                               kUpperBoundMaxParallelism));
@@ -78,7 +78,7 @@ class HeapKeyedStateBackend {
   HeapKeyedStateBackend& operator=(const HeapKeyedStateBackend&) = delete;
 
   KeyGroupRange getKeyGroupRange() const { return range_; }
-  int getMaxParallelism() const { return max_parallelism_; }
+  int getMaxParallelism() const { return key_groups_.maxParallelism(); }
 
   /// Make `key` current, computing its key group.
   void setCurrentKey(const K& key)
@@ -94,7 +94,7 @@ class HeapKeyedStateBackend {
       throw std::logic_error(fmt::format(
           "key group {} is outside this state backend's key group range [{}, {}] (max parallelism {}): "
           "the record was routed to the wrong subtask",
-          key_group, range_.start, range_.end, max_parallelism_));
+          key_group, range_.start, range_.end, key_groups_.maxParallelism()));
     }
     current_key_.key = key;
     current_key_.key_group_index = key_group - range_.start;
@@ -238,7 +238,6 @@ class HeapKeyedStateBackend {
   }
 
   KeyGroupRange range_;
-  int max_parallelism_;
   KeyGroupAssigner key_groups_;
   CurrentKeyContext<K> current_key_;
   absl::flat_hash_map<std::string, std::unique_ptr<RegisteredState>> states_;
