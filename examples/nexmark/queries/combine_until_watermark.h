@@ -62,8 +62,12 @@ class CombineUntilWatermark final : public FlushBeforeWatermark<T, T> {
  private:
   void flush() override {
     for (StreamRecord<T>& record : held_) this->output().collect(record);
+    // clear() frees a large table, which would then grow again through every
+    // power of two before the next flush: size it for as many keys at once.
+    const std::size_t keys = held_.size();
     held_.clear();
     index_.clear();
+    index_.reserve(keys);
   }
 
   KeyOf key_of_;
