@@ -1,7 +1,16 @@
-// The Nexmark source: a parallel source over EventGenerator. Subtask s of P
-// makes events s, s + P, s + 2P, ... (striding keeps every subtask at the
-// same event time), stamps each with its dateTime and emits the watermark
-// itself each time its nominal time enters a new millisecond.
+// The Nexmark source: a parallel source over EventGenerator. The events are
+// dealt out in blocks of one millisecond of event time (subtask s of P makes
+// blocks s, s + P, s + 2P, ...; see eventsPerSubtaskBlock), so that the
+// subtasks make neighbouring milliseconds. Each subtask stamps its events
+// with their dateTime and emits the watermark itself each time its nominal
+// time enters a new millisecond.
+//
+// Blocks rather than single events: bids refer to auctions made a few
+// hundred events earlier, and the operators before a shuffle combine bids of
+// the same auction and millisecond. Dealt out one by one, half of every
+// millisecond's bids would name an auction the other subtask makes (to wait
+// for it downstream when that subtask runs behind), and each subtask would
+// combine only half of the bids of each (auction, millisecond).
 //
 // Optional parts, all shared between the subtasks of one run:
 // - pacing: create event n no earlier than start + n / rate on the wall clock
@@ -96,6 +105,11 @@ class NexmarkSource final : public ParallelSourceFunction<Event> {
   std::int64_t start_ns_ = 0;
   Timestamp start_ms_ = 0;
 };
+
+/// How many consecutive events one subtask makes before the next subtask's
+/// turn: the events of one millisecond of event time, at least one. Subtask
+/// s of P makes events n with (n / block) % P == s.
+std::int64_t eventsPerSubtaskBlock(const GeneratorConfig& config);
 
 /// The source at the head of a Nexmark job, with the job's parallelism.
 DataStream<Event> addNexmarkSource(StreamExecutionEnvironment& env, SourceOptions options);

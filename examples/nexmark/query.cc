@@ -22,14 +22,19 @@ std::int64_t LatencySchedule::originNs(const LatencyOrigin& origin) const {
   // The watermark of one subtask passes t when it is about to make its first
   // event with a nominal time > t + max_out_of_orderness (see
   // EventGenerator::watermarkBefore); downstream sees the minimum over the
-  // subtasks, i.e. the last of them, which strides at most P - 1 events on.
+  // subtasks, i.e. the last of them to get there. The subtask whose block
+  // holds that first event gets there with it; the last of the others when
+  // its next block begins, P - 1 blocks on (see eventsPerSubtaskBlock).
   // Past the run's last event, the final watermark passes t when the input
   // ends: a window that only the end of input releases counts from then, not
   // from a creation time that never comes.
   const Timestamp nominal = saturatingAdd(origin.value, generator_.config().max_out_of_orderness + 1);
   const std::int64_t last = events_ - 1;
   if (nominal > generator_.nominalTime(last)) return createdNs(last);
-  return createdNs(std::min(generator_.firstEventAtOrAfter(nominal) + parallelism_ - 1, last));
+  const std::int64_t first = generator_.firstEventAtOrAfter(nominal);
+  if (parallelism_ == 1) return createdNs(first);
+  const std::int64_t block = eventsPerSubtaskBlock(generator_.config());
+  return createdNs(std::min((first / block + parallelism_ - 1) * block, last));
 }
 
 void ResultRecorder::add(std::int64_t results, const LatencyHistogram& latencies, std::vector<std::string> sample) {

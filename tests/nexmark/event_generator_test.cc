@@ -4,6 +4,8 @@
 
 #include <map>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "nexmark/nexmark_source.h"
 #include "nexmark_test_support.h"
@@ -141,6 +143,40 @@ TEST(NexmarkSourceTest, EmitsEveryEventOnceAtAnyParallelismAndNoneLate) {
     std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.number < b.number; });
     EXPECT_EQ(events, expected) << "parallelism " << parallelism;
   }
+}
+
+/// Which subtask made each event, by event number (a chained operator runs
+/// in its source's subtask).
+class SubtaskOfEvent final : public ProcessFunction<Event, std::pair<int, std::int64_t>> {
+ public:
+  void processElement(const Event& e, Context&, Collector<std::pair<int, std::int64_t>>& out) override {
+    out.collect({getRuntimeContext().getIndexOfThisSubtask(), e.number});
+  }
+};
+
+TEST(NexmarkSourceTest, DealsOutOneMillisecondOfEventsToEachSubtaskInTurn) {
+  GeneratorConfig config = smallConfig();
+  config.events_per_second = 10'000;  // 10 events per millisecond
+  ASSERT_EQ(eventsPerSubtaskBlock(config), 10);
+  for (int parallelism : {1, 2, 3}) {
+    const auto made = testing::runQuery(
+        [](const DataStream<Event>& s) { return s.process(LateEventCheck{}).process(SubtaskOfEvent{}); }, config,
+        95, parallelism);
+    ASSERT_EQ(made.size(), 95u) << "parallelism " << parallelism;
+    std::map<int, std::vector<std::int64_t>> by_subtask;
+    for (const auto& [subtask, number] : made) by_subtask[subtask].push_back(number);
+    for (int s = 0; s < parallelism; ++s) {
+      std::vector<std::int64_t> expected;  // blocks s, s + P, ... of 10 events, in order
+      for (std::int64_t n = 0; n < 95; ++n) {
+        if ((n / 10) % parallelism == s) expected.push_back(n);
+      }
+      EXPECT_EQ(by_subtask[s], expected) << "subtask " << s << " of " << parallelism;
+    }
+  }
+  // At most one event per millisecond, blocks are single events.
+  EXPECT_EQ(eventsPerSubtaskBlock(smallConfig()), 1);
+  config.events_per_second = 10;
+  EXPECT_EQ(eventsPerSubtaskBlock(config), 1);
 }
 
 }  // namespace

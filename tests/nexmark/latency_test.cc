@@ -66,5 +66,27 @@ TEST(LatencyScheduleTest, AWatermarkPastTheLastEventIsPassedWhenTheInputEnds) {
   EXPECT_EQ(schedule.originNs(LatencyOrigin::watermark(kMaxWatermark)), start + 499'000'000);
 }
 
+TEST(LatencyScheduleTest, AWatermarkWaitsForTheSubtaskWhoseBlockComesLast) {
+  GeneratorConfig config;
+  config.events_per_second = 10'000;  // 10 events per ms: subtasks take turns every 10 events
+  config.max_out_of_orderness = 0;
+  auto clock = std::make_shared<RunClock>();
+  const std::int64_t start = clock->start();
+  // Watermark >= 99 needs nominal time 100 on every subtask. Millisecond 100
+  // is events 1000 to 1009, block 100.
+  const LatencySchedule one(config, 10'000, 1, 5000, clock);
+  EXPECT_EQ(one.originNs(LatencyOrigin::watermark(99)), start + 100'000'000);
+  // At parallelism 2 block 100 is subtask 0's; subtask 1 gets past 100 with
+  // block 101, event 1010.
+  const LatencySchedule two(config, 10'000, 2, 5000, clock);
+  EXPECT_EQ(two.originNs(LatencyOrigin::watermark(99)), start + 101'000'000);
+  // Nominal time 101 starts in block 101 (subtask 1): subtask 0 follows at
+  // block 102, event 1020.
+  EXPECT_EQ(two.originNs(LatencyOrigin::watermark(100)), start + 102'000'000);
+  // At parallelism 3 the last subtask to get there starts block 102.
+  const LatencySchedule three(config, 10'000, 3, 5000, clock);
+  EXPECT_EQ(three.originNs(LatencyOrigin::watermark(99)), start + 102'000'000);
+}
+
 }  // namespace
 }  // namespace tidemark::nexmark
