@@ -5,6 +5,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -34,6 +35,7 @@ struct NexmarkOptions {
   bool json = false;
   bool reference = false;
   bool generator_only = false;
+  bool metrics = false;
 };
 
 /// Parallel source subtasks may drift this far apart in event time before
@@ -100,8 +102,10 @@ RunReport runEngine(const Query& query, const NexmarkOptions& options) {
   resetPeakResidentBytes();
   display.start();
   const auto start = std::chrono::steady_clock::now();
+  std::vector<OperatorMetrics> operators;
   try {
-    env.execute(fmt::format("nexmark {}", query.name));
+    const JobExecutionResult result = env.execute(fmt::format("nexmark {}", query.name));
+    if (options.metrics) operators = result.getOperatorMetrics();
   } catch (...) {
     display.stop();
     throw;
@@ -114,6 +118,7 @@ RunReport runEngine(const Query& query, const NexmarkOptions& options) {
   if (schedule != nullptr) report.latency = summarize(recorder->latencies());
   report.peak_rss_bytes = peakResidentBytes();
   report.sample = recorder->sample();
+  report.operators = std::move(operators);
   return report;
 }
 
@@ -172,6 +177,9 @@ std::vector<const Query*> selectQueries(const NexmarkOptions& options) {
     usageError("--reference runs as fast as possible; it takes no --rate");
   }
   if (options.reference && options.parallelism != 1) usageError("--reference runs at --parallelism 1 only");
+  if (options.reference && options.metrics) {
+    usageError("--metrics reports the engine's operators; a --reference program has none");
+  }
   std::vector<const Query*> queries;
   if (options.all) {
     for (const Query& q : nexmark::allQueries()) {
@@ -202,8 +210,11 @@ void printReport(const RunReport& report, const NexmarkOptions& options, bool ta
 
 void runNexmark(const NexmarkOptions& options) {
   if (options.generator_only) {
-    if (!options.query.empty() || options.all || options.reference || options.rate > 0 || options.parallelism != 1) {
-      usageError("--generator-only runs the generator alone: no --query, --all, --reference, --rate or --parallelism");
+    if (!options.query.empty() || options.all || options.reference || options.rate > 0 || options.parallelism != 1 ||
+        options.metrics) {
+      usageError(
+          "--generator-only runs the generator alone: no --query, --all, --reference, --rate, --parallelism or "
+          "--metrics");
     }
     printReport(runGeneratorOnly(options), options, false);
     return;
@@ -256,6 +267,9 @@ void addNexmarkCommand(CLI::App& app) {
                     "p50_latency_us, p99_latency_us (null unless --rate), peak_rss_bytes, ...");
   command->add_flag("--reference", options->reference,
                     "run the hand-written reference program (plain C++, no engine) instead of the query");
+  command->add_flag("--metrics", options->metrics,
+                    "also report what each operator received (records in, summed over its subtasks) and its "
+                    "counters, such as records combined before a shuffle");
   command->add_flag("--generator-only", options->generator_only,
                     "run the event generator alone on one thread (no engine) and report its rate");
   command->footer(queryList());

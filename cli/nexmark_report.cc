@@ -1,5 +1,8 @@
 #include "nexmark_report.h"
 
+#include <cstddef>
+#include <string_view>
+
 #include <fmt/format.h>
 
 namespace tidemark::cli {
@@ -11,6 +14,47 @@ std::string micros(std::int64_t nanos) { return fmt::format("{:.1f} us", static_
 
 std::string jsonMicros(const std::optional<LatencySummary>& latency, std::int64_t LatencySummary::*field) {
   return latency ? fmt::format("{:.3f}", static_cast<double>((*latency).*field) / 1e3) : "null";
+}
+
+std::string jsonString(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out + '"';
+}
+
+/// One line per operator, in the job's order, indented under a summary or row.
+std::string formatOperators(const RunReport& r) {
+  std::string out;
+  for (const OperatorMetrics& op : r.operators) {
+    out += fmt::format("    {} (parallelism {}): {} records in", op.name, op.parallelism, op.records_in);
+    for (const auto& [name, value] : op.counters) out += fmt::format(", {} {}", name, value);
+    out += '\n';
+  }
+  return out;
+}
+
+std::string jsonOperators(const RunReport& r) {
+  if (r.operators.empty()) return "";
+  std::string out = ",\"operators\":[";
+  for (std::size_t i = 0; i < r.operators.size(); ++i) {
+    const OperatorMetrics& op = r.operators[i];
+    out += fmt::format("{}{{\"name\":{},\"parallelism\":{},\"records_in\":{},\"counters\":{{", i == 0 ? "" : ",",
+                       jsonString(op.name), op.parallelism, op.records_in);
+    for (std::size_t c = 0; c < op.counters.size(); ++c) {
+      out += fmt::format("{}{}:{}", c == 0 ? "" : ",", jsonString(op.counters[c].first), op.counters[c].second);
+    }
+    out += "}}";
+  }
+  return out + ']';
 }
 
 }  // namespace
@@ -28,6 +72,7 @@ std::string formatSummary(const RunReport& r) {
     out += "  latency: not measured (measured in rate-limited runs: add --rate EVENTS_PER_SECOND)\n";
   }
   out += fmt::format("  peak memory: {}\n", megabytes(r.peak_rss_bytes));
+  if (!r.operators.empty()) out += "  operators (records in and counters, summed over subtasks):\n" + formatOperators(r);
   if (!r.sample.empty()) {
     out += fmt::format("  first {} results:\n", r.sample.size());
     for (const auto& line : r.sample) out += fmt::format("    {}\n", line);
@@ -44,17 +89,18 @@ std::string formatTableRow(const RunReport& r) {
   const std::string p50 = r.latency ? micros(r.latency->p50_ns) : "-";
   const std::string p99 = r.latency ? micros(r.latency->p99_ns) : "-";
   return fmt::format("{:<6}{:<34}{:>4}{:>13.2f}{:>12}{:>12}{:>12}{:>11}\n", r.query, r.title, r.parallelism,
-                     r.eventsPerSecond() / 1e6, r.results, p50, p99, megabytes(r.peak_rss_bytes));
+                     r.eventsPerSecond() / 1e6, r.results, p50, p99, megabytes(r.peak_rss_bytes)) +
+         formatOperators(r);
 }
 
 std::string formatJson(const RunReport& r) {
   return fmt::format(
       "{{\"query\":\"{}\",\"implementation\":\"{}\",\"parallelism\":{},\"events\":{},\"rate\":{},\"seconds\":{:.6f},"
       "\"events_per_s\":{:.1f},\"results\":{},\"p50_latency_us\":{},\"p99_latency_us\":{},\"max_latency_us\":{},"
-      "\"peak_rss_bytes\":{}}}",
+      "\"peak_rss_bytes\":{}{}}}",
       r.query, r.implementation, r.parallelism, r.events, r.rate, r.seconds, r.eventsPerSecond(), r.results,
       jsonMicros(r.latency, &LatencySummary::p50_ns), jsonMicros(r.latency, &LatencySummary::p99_ns),
-      jsonMicros(r.latency, &LatencySummary::max_ns), r.peak_rss_bytes);
+      jsonMicros(r.latency, &LatencySummary::max_ns), r.peak_rss_bytes, jsonOperators(r));
 }
 
 }  // namespace tidemark::cli

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tidemark/api/job_execution_result.h"
+
 namespace tidemark::cli {
 
 struct LatencySummary {
@@ -28,6 +30,8 @@ struct RunReport {
   std::optional<LatencySummary> latency;  // rate-limited runs only
   std::uint64_t peak_rss_bytes = 0;
   std::vector<std::string> sample;
+  /// With --metrics: what each operator of the job received, and its counters.
+  std::vector<OperatorMetrics> operators;
 
   double eventsPerSecond() const { return seconds > 0 ? static_cast<double>(events) / seconds : 0; }
 };

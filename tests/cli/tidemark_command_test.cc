@@ -63,6 +63,8 @@ TEST(TidemarkCommandTest, NamesTheBadArgumentAndTheAllowedValues) {
       {{"nexmark", "--query", "q0", "--reference"}, "--reference: q0 has no hand-written reference program"},
       {{"nexmark", "--query", "q0", "--bogus"}, "--bogus"},
       {{"nexmark", "--generator-only", "--query", "q0"}, "--generator-only runs the generator alone"},
+      {{"nexmark", "--generator-only", "--metrics"}, "--generator-only runs the generator alone"},
+      {{"nexmark", "--query", "q1", "--reference", "--metrics"}, "--metrics reports the engine's operators"},
       {{"frobnicate"}, "tidemark: unknown command 'frobnicate'; allowed: nexmark, examples"},
   };
   for (const Case& c : cases) {
@@ -83,6 +85,36 @@ TEST(TidemarkCommandTest, PrintsOneJsonLinePerRun) {
                             HasSubstr("\"events\":20000,"), HasSubstr("\"results\":18400,"),
                             HasSubstr("\"p50_latency_us\":null,"), HasSubstr("\"p99_latency_us\":null,"),
                             HasSubstr("\"seconds\":"), HasSubstr("\"events_per_s\":"), HasSubstr("\"peak_rss_bytes\":")));
+}
+
+TEST(TidemarkCommandTest, ReportsWhatEachOperatorReceivedWithMetrics) {
+  // q9 over 20,000 events: 400 people are filtered out before the combiner,
+  // which folds bids of one auction and dateTime together; the winners reach
+  // the sink.
+  const std::vector<std::string> args = {"nexmark", "--query", "q9", "--events", "20000", "--parallelism", "2",
+                                         "--metrics"};
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const ProgramResult json = tidemark(json_args);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  ASSERT_EQ(lines(json.out).size(), 1u) << json.out;
+  EXPECT_THAT(json.out,
+              AllOf(HasSubstr(",\"operators\":[{\"name\":\"Nexmark source\",\"parallelism\":2,\"records_in\":0,"),
+                    HasSubstr("{\"name\":\"winning bids: auctions and bids\",\"parallelism\":2,\"records_in\":20000,"),
+                    HasSubstr("{\"name\":\"winning bids: best bid per auction and dateTime\",\"parallelism\":2,"
+                              "\"records_in\":19600,\"counters\":{\"records combined\":")));
+  EXPECT_THAT(json.out, HasSubstr("}]}\n"));
+
+  const ProgramResult summary = tidemark(args);
+  ASSERT_EQ(summary.exit_code, 0) << summary.err;
+  EXPECT_THAT(summary.out, AllOf(HasSubstr("  operators (records in and counters, summed over subtasks):\n"),
+                                 HasSubstr("    winning bids: auctions and bids (parallelism 2): 20000 records in\n"),
+                                 HasSubstr("    winning bids: best bid per auction and dateTime (parallelism 2): 19600 "
+                                           "records in, records combined ")));
+
+  const ProgramResult plain = tidemark({"nexmark", "--query", "q9", "--events", "20000", "--json"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(plain.out, ::testing::Not(HasSubstr("operators")));
 }
 
 TEST(TidemarkCommandTest, MeasuresLatencyInARateLimitedRun) {
