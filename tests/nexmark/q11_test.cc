@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "nexmark_test_support.h"
@@ -99,6 +100,27 @@ TEST(Q11UserSessionsTest, CountsTheBidsOfEachBiddersSessionsAtParallelismOneAndT
 
   EXPECT_EQ(sorted(runQuery(&q11UserSessions, config, kEvents, 1), byBidderAndStart), expected.sessions);
   EXPECT_EQ(sorted(runQuery(&q11UserSessions, config, kEvents, 2), byBidderAndStart), expected.sessions);
+}
+
+TEST(Q11UserSessionsTest, CountsBidsThatShareABidderAndAnInstantOnceEach) {
+  // 20 events per millisecond and no out-of-orderness: most of the hot
+  // bidder's bids share their millisecond with others of theirs, which the
+  // query counts together before the shuffle.
+  GeneratorConfig config = smallConfig();
+  config.events_per_second = 20'000;
+  config.max_out_of_orderness = 0;
+  constexpr std::int64_t kDenseEvents = 4000;
+  const std::vector<Event> events = generateEvents(config, kDenseEvents);
+  std::map<std::pair<std::int64_t, Timestamp>, int> bids_per_bidder_and_instant;
+  for (const Event& event : events) {
+    if (const Bid* b = event.bid()) ++bids_per_bidder_and_instant[{b->bidder, b->date_time}];
+  }
+  ASSERT_GE(std::count_if(bids_per_bidder_and_instant.begin(), bids_per_bidder_and_instant.end(),
+                          [](const auto& entry) { return entry.second >= 5; }),
+            100);
+  const Expected expected = bruteForce(config, events);
+  EXPECT_EQ(sorted(runQuery(&q11UserSessions, config, kDenseEvents, 1), byBidderAndStart), expected.sessions);
+  EXPECT_EQ(sorted(runQuery(&q11UserSessions, config, kDenseEvents, 2), byBidderAndStart), expected.sessions);
 }
 
 Event bid(std::int64_t number, std::int64_t bidder, Timestamp date_time) {
