@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -61,6 +62,29 @@ TEST(Q8MonitorNewUsersTest, FindsPeopleWhoSoldInTheWindowTheyRegisteredIn) {
 
   for (const int parallelism : {1, 2}) {
     EXPECT_EQ(sorted(runQuery(&q8MonitorNewUsers, config, kEvents, parallelism), byWindowThenId), expected)
+        << "parallelism " << parallelism;
+  }
+}
+
+TEST(Q8MonitorNewUsersTest, ASellerWithSeveralAuctionsAtOneInstantCountsOnce) {
+  // 20 events per millisecond: the hot seller puts up several auctions in
+  // most milliseconds, which the query reduces to one before the shuffle.
+  GeneratorConfig config = smallConfig();
+  config.events_per_second = 20'000;
+  config.max_out_of_orderness = 0;
+  constexpr std::int64_t kDenseEvents = 20'000;
+  const std::vector<Event> events = generateEvents(config, kDenseEvents);
+  std::map<std::pair<std::int64_t, Timestamp>, int> auctions_per_seller_and_instant;
+  for (const Event& event : events) {
+    if (const Auction* a = event.auction()) ++auctions_per_seller_and_instant[{a->seller, a->date_time}];
+  }
+  ASSERT_GE(std::count_if(auctions_per_seller_and_instant.begin(), auctions_per_seller_and_instant.end(),
+                          [](const auto& entry) { return entry.second >= 2; }),
+            100);
+  const std::vector<NewUser> expected = bruteForce(events);
+  ASSERT_GE(expected.size(), 50u);
+  for (const int parallelism : {1, 2}) {
+    EXPECT_EQ(sorted(runQuery(&q8MonitorNewUsers, config, kDenseEvents, parallelism), byWindowThenId), expected)
         << "parallelism " << parallelism;
   }
 }

@@ -1,6 +1,10 @@
 #include "q8_monitor_new_users.h"
 
+#include <optional>
 #include <span>
+#include <utility>
+
+#include "combine_until_watermark.h"
 
 namespace tidemark::nexmark {
 
@@ -37,7 +41,18 @@ DataStream<NewUser> q8MonitorNewUsers(const DataStream<Event>& events) {
                       .flatMap<Sale>([](const Event& event, Collector<Sale>& out) {
                         if (const Auction* auction = event.auction()) out.collect(Sale{auction->seller});
                       })
-                      .name("q8: auctions");
+                      .name("q8: auctions")
+                      // The window asks only whether a seller sold at all, and
+                      // the auctions of one seller and millisecond share their
+                      // window: one of them is enough. Three in four auctions
+                      // are the hot seller's, so far fewer cross the shuffle.
+                      .transform<Sale>("q8: one auction per seller and instant", [] {
+                        return combineUntilWatermark<Sale>(
+                            [](const Sale& sale, Timestamp timestamp) {
+                              return std::optional{std::pair{sale.seller, timestamp}};
+                            },
+                            [](Sale&, const Sale&) {});
+                      });
   return people.coGroup(auctions)
       .where([](const Registration& person) { return person.id; })
       .equalTo([](const Sale& sale) { return sale.seller; })
