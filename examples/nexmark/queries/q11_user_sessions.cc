@@ -42,7 +42,8 @@ std::ostream& operator<<(std::ostream& os, const BidderSession& result) {
 }
 
 DataStream<BidderSession> q11UserSessions(const DataStream<Event>& events) {
-  // Only the bidder travels on; the bid's time stays the record's timestamp.
+  // Only the bidder and a count travel on; the bid's time stays the record's
+  // timestamp.
   auto bidders = events
                      .flatMap<BidderBids>([](const Event& event, Collector<BidderBids>& out) {
                        if (const Bid* bid = event.bid()) out.collect(BidderBids{bid->bidder, 1});
@@ -51,7 +52,7 @@ DataStream<BidderSession> q11UserSessions(const DataStream<Event>& events) {
                      // A bidder's bids of one instant always fall in the same
                      // session, so they are counted where they are made: at the
                      // default rate three in four of a millisecond's bids come
-                     // from the hot bidder, and only one count per bidder and
+                     // from a hot bidder, and only one count per bidder and
                      // millisecond crosses the shuffle.
                      .transform<BidderBids>("q11: bids per bidder and instant", [] {
                        return combineUntilWatermark<BidderBids>(
