@@ -32,9 +32,9 @@ std::int64_t LatencySchedule::originNs(const LatencyOrigin& origin) const {
   const std::int64_t last = events_ - 1;
   if (nominal > generator_.nominalTime(last)) return createdNs(last);
   const std::int64_t first = generator_.firstEventAtOrAfter(nominal);
-  if (parallelism_ == 1) return createdNs(first);
   const std::int64_t block = eventsPerSubtaskBlock(generator_.config());
-  return createdNs(std::min((first / block + parallelism_ - 1) * block, last));
+  const std::int64_t last_subtask_there = std::max(first, (first / block + parallelism_ - 1) * block);
+  return createdNs(std::min(last_subtask_there, last));
 }
 
 void ResultRecorder::add(std::int64_t results, const LatencyHistogram& latencies, std::vector<std::string> sample) {

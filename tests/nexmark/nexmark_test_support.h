@@ -23,6 +23,16 @@ inline GeneratorConfig smallConfig() {
   return config;
 }
 
+/// 20 events per millisecond and none out of order: many bids and auctions
+/// share their millisecond with others of the same bidder, auction or
+/// seller, which is what the queries' combining before a shuffle folds.
+inline GeneratorConfig denseConfig() {
+  GeneratorConfig config = smallConfig();
+  config.events_per_second = 20'000;
+  config.max_out_of_orderness = 0;
+  return config;
+}
+
 inline std::vector<Event> generateEvents(const GeneratorConfig& config, std::int64_t count) {
   const EventGenerator generator(config);
   std::vector<Event> events;

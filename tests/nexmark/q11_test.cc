@@ -103,12 +103,9 @@ TEST(Q11UserSessionsTest, CountsTheBidsOfEachBiddersSessionsAtParallelismOneAndT
 }
 
 TEST(Q11UserSessionsTest, CountsBidsThatShareABidderAndAnInstantOnceEach) {
-  // 20 events per millisecond and no out-of-orderness: most of the hot
-  // bidder's bids share their millisecond with others of theirs, which the
-  // query counts together before the shuffle.
-  GeneratorConfig config = smallConfig();
-  config.events_per_second = 20'000;
-  config.max_out_of_orderness = 0;
+  // Most of the hot bidder's bids share their millisecond with others of
+  // theirs, which the query counts together before the shuffle.
+  const GeneratorConfig config = testing::denseConfig();
   constexpr std::int64_t kDenseEvents = 4000;
   const std::vector<Event> events = generateEvents(config, kDenseEvents);
   std::map<std::pair<std::int64_t, Timestamp>, int> bids_per_bidder_and_instant;
