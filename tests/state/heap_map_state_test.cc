@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <memory_resource>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -153,6 +155,51 @@ TEST_F(HeapMapStateTest, SameNameReturnsTheSameObjectAndOtherTypesThrow) {
   EXPECT_THROW(backend_.getMapState(MapStateDescriptor<std::string, int>("clicks")), std::logic_error);
   EXPECT_THROW(backend_.getMapState(MapStateDescriptor<int, long>("clicks")), std::logic_error);
   EXPECT_THROW(backend_.getState(ValueStateDescriptor<long>("clicks")), std::logic_error);
+}
+
+/// Forwards to the global heap and counts what it hands out.
+class CountingResource final : public std::pmr::memory_resource {
+ public:
+  std::size_t allocations = 0;
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+    ++allocations;
+    return std::pmr::new_delete_resource()->allocate(bytes, alignment);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override {
+    std::pmr::new_delete_resource()->deallocate(p, bytes, alignment);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+};
+
+TEST(HeapMapStatePoolTest, EntriesPutAfterOthersWereRemovedReuseTheirMemory) {
+  // The state's node pool takes its memory from the default resource of the
+  // moment the state is made.
+  CountingResource upstream;
+  std::pmr::memory_resource* const previous = std::pmr::set_default_resource(&upstream);
+  HeapKeyedStateBackend<int> backend{KeyGroupRange{0, kMaxParallelism - 1}, kMaxParallelism};
+  MapState<long, long>& waiting = backend.getMapState(MapStateDescriptor<long, long>("waiting"));
+  std::pmr::set_default_resource(previous);
+
+  // Each round buffers 2,000 entries over 200 keys, then removes them all,
+  // as an operator buffering records until a timer does.
+  auto round = [&](long first) {
+    for (int key = 0; key < 200; ++key) {
+      backend.setCurrentKey(key);
+      for (long i = 0; i < 10; ++i) waiting.put(first + i, i);
+    }
+    for (int key = 0; key < 200; ++key) {
+      backend.setCurrentKey(key);
+      for (long i = 0; i < 10; ++i) waiting.remove(first + i);
+      ASSERT_TRUE(waiting.isEmpty());
+    }
+  };
+  round(0);
+  const std::size_t after_first_round = upstream.allocations;
+  EXPECT_GT(after_first_round, 0u);  // the entries came from the pool
+  for (long r = 1; r <= 10; ++r) round(r * 100);
+  EXPECT_EQ(upstream.allocations, after_first_round);
 }
 
 }  // namespace

@@ -49,6 +49,8 @@ class EventTimeTriggerImpl final : public Trigger<T, W>, public WindowEndTimerTr
     return TriggerResult::CONTINUE;
   }
 
+  bool timerIsEventTime() const override { return true; }
+
   /// Before the watermark reaches the window's end, the timer the window's
   /// first element registered has not fired; after, each element fires the
   /// window.

@@ -42,6 +42,8 @@ class ProcessingTimeTriggerImpl final : public Trigger<T, W>, public WindowEndTi
     return TriggerResult::CONTINUE;
   }
 
+  bool timerIsEventTime() const override { return false; }
+
   /// Before processing time reaches the window's end, the timer the window's
   /// first element registered has not fired. After, an element registers a
   /// timer that fires at once: a processing-time window is cleared by then,

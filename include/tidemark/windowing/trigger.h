@@ -84,7 +84,9 @@ namespace internal {
 /// onElement then only registers that timer again and CONTINUEs, as long as
 /// repeatsOnElement(window, ctx) says so; the window operator skips the
 /// call, which would cost a lookup in the timer set per element. A user
-/// trigger sees every element.
+/// trigger sees every element. clear() deletes exactly that timer, so when
+/// it is also the window's cleanup timer (same time domain, no allowed
+/// lateness) the operator does not delete it a second time.
 template <class W>
 class WindowEndTimerTrigger {
  public:
@@ -92,6 +94,8 @@ class WindowEndTimerTrigger {
   /// its first element registered the timer) would only register that timer
   /// again and CONTINUE, at ctx's current times.
   virtual bool repeatsOnElement(const W& window, const TriggerContext<W>& ctx) const = 0;
+  /// The time domain of the timer at the window's end.
+  virtual bool timerIsEventTime() const = 0;
 
  protected:
   ~WindowEndTimerTrigger() = default;

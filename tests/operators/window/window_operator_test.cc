@@ -565,6 +565,29 @@ TEST(WindowOperatorTest, ProcessingTimeSessionsMergeAndFireAtTheSessionEnd) {
   EXPECT_EQ(h.numProcessingTimeTimers(), 0u);
 }
 
+TEST(WindowOperatorTest, MergingDeletesTheCleanupTimerWhenTheTriggersTimerIsInTheOtherTimeDomain) {
+  // An event-time trigger on processing-time sessions: its clear() deletes
+  // its event-time timer, and the operator still deletes the merged
+  // window's processing-time cleanup timer.
+  auto env = makeEnv();
+  Harness<std::string> h(keyed(env)
+                             .window(ProcessingTimeSessionWindows::withGap(1000))
+                             .trigger(EventTimeTrigger::create())
+                             .process(sortedValues()));
+  h.open();
+  h.processElement(E{"a", 1});  // [0,1000)
+  h.setProcessingTime(500);
+  h.processElement(E{"a", 2});  // [500,1500) -> [0,1500)
+  EXPECT_EQ(h.numProcessingTimeTimers(), 1u);  // the cleanup timer at 1499, not the one at 999
+  EXPECT_EQ(h.numEventTimeTimers(), 1u);       // the trigger's timer at 1499
+  h.processWatermark(1499);
+  EXPECT_EQ(h.getOutput().lines(), (Lines{"Record(a [0,1500): 1,2 @ 1499)", "Watermark(1499)"}));
+  h.setProcessingTime(1499);
+  EXPECT_EQ(h.numKeyedStateEntries(), 0u);
+  EXPECT_EQ(h.numProcessingTimeTimers(), 0u);
+  EXPECT_EQ(h.numEventTimeTimers(), 0u);
+}
+
 // ---- GlobalWindows, count triggers ------------------------------------------
 
 TEST(WindowOperatorTest, GlobalWindowsWithCountTriggerFireKeepsContents) {

@@ -7,6 +7,8 @@
 //
 // The mapping is a small vector per key (a key rarely has more than a few
 // live sessions), kept in the operator's keyed state so it dies with the key.
+// Its first entry lives in the state entry itself: a key with one session,
+// the common case, then costs no allocation and no second cache line.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "tidemark/windowing/window_assigner.h"
 
 namespace tidemark::internal {
@@ -22,7 +25,7 @@ template <class W>
 class MergingWindowSet {
  public:
   /// (window, state window) pairs, in the order the windows appeared.
-  using Mapping = std::vector<std::pair<W, W>>;
+  using Mapping = absl::InlinedVector<std::pair<W, W>, 1>;
 
   explicit MergingWindowSet(Mapping& mapping) : mapping_(mapping) {}
 

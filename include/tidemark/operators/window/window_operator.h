@@ -216,7 +216,7 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
     for (const W& window : merged) {
       trigger_context_->setWindow(window);
       settings_.trigger->clear(window, *trigger_context_);
-      deleteCleanupTimer(window);
+      if (!triggerClearDeletesCleanupTimer(window)) deleteCleanupTimer(window);
     }
     contents_->merge(state_window, merged_state_windows);
   }
@@ -290,6 +290,13 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
     } else {
       timers_->registerProcessingTimeTimer(backend_->getCurrentKey(), window, time);
     }
+  }
+
+  // A session that grows merges on almost every element; a second delete of
+  // the timer the trigger just deleted would cost two failed lookups.
+  bool triggerClearDeletesCleanupTimer(const W& window) const {
+    return window_end_trigger_ != nullptr && window_end_trigger_->timerIsEventTime() == is_event_time_ &&
+           cleanupTime(window) == window.maxTimestamp();
   }
 
   void deleteCleanupTimer(const W& window) {

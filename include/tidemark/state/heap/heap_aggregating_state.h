@@ -56,25 +56,13 @@ class HeapAggregatingState final : public AggregatingState<IN, OUT>, public Heap
 
   void clear() override { this->table_.erase(this->table_.currentNamespace()); }
 
-  /// For the current key: merge target's accumulator, then each source's in
-  /// order, into target, and remove the sources. A source equal to target is skipped.
+  /// For the current key: merge each source's accumulator, in order, into
+  /// target's (a first source becomes target's when target has none), and
+  /// remove the sources. A source equal to target is skipped.
   void mergeNamespaces(const N& target, const std::vector<N>& sources) {
-    std::optional<ACC> merged = this->table_.take(target);
-    for (const N& source : sources) {
-      if (source == target) {
-        continue;
-      }
-      if (std::optional<ACC> accumulator = this->table_.take(source)) {
-        if (merged) {
-          *merged = function_->merge(std::move(*merged), std::move(*accumulator));
-        } else {
-          merged = std::move(accumulator);
-        }
-      }
-    }
-    if (merged) {
-      this->table_.put(target, std::move(*merged));
-    }
+    this->table_.mergeInto(target, sources, [&](ACC& merged, ACC&& source) {
+      merged = function_->merge(std::move(merged), std::move(source));
+    });
   }
 
  private:

@@ -87,18 +87,9 @@ class HeapListState final : public ListState<V>, public HeapStateBase<K, N, std:
   /// For the current key: append the lists of `sources`, in order, to the list
   /// of `target` and remove the sources. A source equal to target is skipped.
   void mergeNamespaces(const N& target, const std::vector<N>& sources) {
-    std::vector<V> merged = this->table_.take(target).value_or(std::vector<V>());
-    for (const N& source : sources) {
-      if (source == target) {
-        continue;
-      }
-      if (auto values = this->table_.take(source)) {
-        merged.insert(merged.end(), std::make_move_iterator(values->begin()), std::make_move_iterator(values->end()));
-      }
-    }
-    if (!merged.empty()) {
-      this->table_.put(target, std::move(merged));
-    }
+    this->table_.mergeInto(target, sources, [](std::vector<V>& merged, std::vector<V>&& source) {
+      merged.insert(merged.end(), std::make_move_iterator(source.begin()), std::make_move_iterator(source.end()));
+    });
   }
 };
 

@@ -4,6 +4,13 @@
 // iteration order MapState promises without sorting on every read.
 // Obtained from HeapKeyedStateBackend, never constructed by user code.
 //
+// The maps of one state take their nodes from one pool the state owns, so a
+// put() that adds an entry reuses the node of an entry removed before instead
+// of calling the global allocator: operators that buffer records per key
+// until a timer (a join waiting for its other side, a close-order buffer)
+// put and remove an entry per record. The pool keeps what it reached at the
+// state's peak until the state goes away.
+//
 // Example:
 //   MapState<std::string, long>& clicks =
 //       backend.getMapState(MapStateDescriptor<std::string, long>("clicks"));
@@ -11,6 +18,7 @@
 #pragma once
 
 #include <map>
+#include <memory_resource>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -21,10 +29,22 @@
 
 namespace tidemark::internal {
 
+/// The node pool of one HeapMapState. A base class listed before the state's
+/// table, so that it is destroyed after the maps that return nodes to it.
+class MapStateNodePool {
+ protected:
+  std::pmr::memory_resource* nodes() { return &nodes_; }
+
+ private:
+  std::pmr::unsynchronized_pool_resource nodes_;
+};
+
 template <class K, class N, class UK, class UV>
-class HeapMapState final : public MapState<UK, UV>, public HeapStateBase<K, N, std::map<UK, UV>> {
+class HeapMapState final : public MapState<UK, UV>,
+                           private MapStateNodePool,
+                           public HeapStateBase<K, N, std::pmr::map<UK, UV>> {
  public:
-  using UserMap = std::map<UK, UV>;
+  using UserMap = std::pmr::map<UK, UV>;
 
   HeapMapState(const MapStateDescriptor<UK, UV>& descriptor, const CurrentKeyContext<K>& context,
                int num_key_groups)
@@ -40,15 +60,14 @@ class HeapMapState final : public MapState<UK, UV>, public HeapStateBase<K, N, s
   }
 
   void put(UK key, UV value) override {
-    this->table_.findOrCreate(this->table_.currentNamespace(), [] { return UserMap(); })
-        .insert_or_assign(std::move(key), std::move(value));
+    currentOrNewMap().insert_or_assign(std::move(key), std::move(value));
   }
 
   void putAll(std::vector<std::pair<UK, UV>> entries) override {
     if (entries.empty()) {
       return;
     }
-    UserMap& map = this->table_.findOrCreate(this->table_.currentNamespace(), [] { return UserMap(); });
+    UserMap& map = currentOrNewMap();
     for (auto& [key, value] : entries) {
       map.insert_or_assign(std::move(key), std::move(value));
     }
@@ -114,6 +133,9 @@ class HeapMapState final : public MapState<UK, UV>, public HeapStateBase<K, N, s
   void clear() override { this->table_.erase(this->table_.currentNamespace()); }
 
  private:
+  UserMap& currentOrNewMap() {
+    return this->table_.findOrCreate(this->table_.currentNamespace(), [this] { return UserMap(nodes()); });
+  }
   const UserMap* stored() const { return this->table_.find(this->table_.currentNamespace()); }
 };
 

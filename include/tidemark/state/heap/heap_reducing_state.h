@@ -58,22 +58,7 @@ class HeapReducingState final : public ReducingState<V>, public HeapStateBase<K,
   /// For the current key: fold target's value, then each source's value in
   /// order, into target, and remove the sources. A source equal to target is skipped.
   void mergeNamespaces(const N& target, const std::vector<N>& sources) {
-    std::optional<V> merged = this->table_.take(target);
-    for (const N& source : sources) {
-      if (source == target) {
-        continue;
-      }
-      if (std::optional<V> value = this->table_.take(source)) {
-        if (merged) {
-          *merged = reduce_function_(*merged, *value);
-        } else {
-          merged = std::move(value);
-        }
-      }
-    }
-    if (merged) {
-      this->table_.put(target, std::move(*merged));
-    }
+    this->table_.mergeInto(target, sources, [&](V& merged, V&& source) { merged = reduce_function_(merged, source); });
   }
 
  private:

@@ -194,6 +194,29 @@ class StateTable {
     return value;
   }
 
+  /// For the current key: fold(target's value, std::move(source's value))
+  /// for each source in order, or the source's value becomes target's when
+  /// target has none; the sources are removed, a source equal to target is
+  /// skipped. Target's entry stays where it is: a session that only grew
+  /// merges no source and costs nothing here.
+  template <class Fold>
+  void mergeInto(const N& target, const std::vector<N>& sources, Fold&& fold) {
+    for (const N& source : sources) {
+      if (source == target) {
+        continue;
+      }
+      std::optional<S> value = take(source);
+      if (!value) {
+        continue;
+      }
+      if (S* merged = find(target)) {
+        fold(*merged, std::move(*value));
+      } else {
+        put(target, std::move(*value));
+      }
+    }
+  }
+
   /// Live entries over all keys and namespaces.
   std::size_t size() const {
     std::size_t total = 0;
