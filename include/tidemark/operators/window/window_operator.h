@@ -83,6 +83,12 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
     }
     is_event_time_ = settings_.assigner->isEventTime();
     window_end_trigger_ = dynamic_cast<const WindowEndTimerTrigger<W>*>(settings_.trigger.get());
+    // The trigger's timer and the cleanup timer are one timer when both are
+    // at the window's end in the same time domain (no allowed lateness on
+    // event time; processing-time windows have none).
+    trigger_clear_deletes_cleanup_timer_ = window_end_trigger_ != nullptr &&
+                                           window_end_trigger_->timerIsEventTime() == is_event_time_ &&
+                                           (!is_event_time_ || settings_.allowed_lateness == 0);
   }
 
   void open() override {
@@ -216,7 +222,9 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
     for (const W& window : merged) {
       trigger_context_->setWindow(window);
       settings_.trigger->clear(window, *trigger_context_);
-      if (!triggerClearDeletesCleanupTimer(window)) deleteCleanupTimer(window);
+      // A session that grows merges on almost every element; deleting the
+      // timer the trigger just deleted would cost two failed lookups.
+      if (!trigger_clear_deletes_cleanup_timer_) deleteCleanupTimer(window);
     }
     contents_->merge(state_window, merged_state_windows);
   }
@@ -292,13 +300,6 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
     }
   }
 
-  // A session that grows merges on almost every element; a second delete of
-  // the timer the trigger just deleted would cost two failed lookups.
-  bool triggerClearDeletesCleanupTimer(const W& window) const {
-    return window_end_trigger_ != nullptr && window_end_trigger_->timerIsEventTime() == is_event_time_ &&
-           cleanupTime(window) == window.maxTimestamp();
-  }
-
   void deleteCleanupTimer(const W& window) {
     const Timestamp time = cleanupTime(window);
     if (time == kMaxWatermark) return;
@@ -324,6 +325,8 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
   MergingWindowAssigner<IN, W>* merging_assigner_ = nullptr;
   /// The trigger, when it is a built-in one whose onElement can be skipped.
   const WindowEndTimerTrigger<W>* window_end_trigger_ = nullptr;
+  /// Whether the trigger's clear() deletes the window's cleanup timer too.
+  bool trigger_clear_deletes_cleanup_timer_ = false;
   bool is_event_time_ = true;
 
   std::unique_ptr<HeapKeyedStateBackend<K>> backend_;
