@@ -209,6 +209,15 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
     requires std::is_base_of_v<WindowFunction<T, typename Fn::OutputType, K, W>, Fn>
   SingleOutputStreamOperator<typename Fn::OutputType> apply(Fn window_function) const {
     using OUT = typename Fn::OutputType;
+    if constexpr (std::is_same_v<W, TimeWindow>) {
+      // Tumbling windows only: a window is then one pane, whose keys come in
+      // the order the general operator would fire them.
+      if (spec_.canSlice(/*order_insensitive=*/false)) {
+        return addSlicingOperatorMadeBy("Window(Apply)", [window_function] {
+          return internal::SlicingWindowFunction<K, T, OUT>{std::make_shared<Fn>(window_function)};
+        });
+      }
+    }
     return allElements("Window(Apply)", [window_function] {
       return internal::WindowFunctionAdapter<T, OUT, K, W>(std::make_shared<Fn>(window_function));
     });
@@ -248,12 +257,20 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
   template <class Aggregation>
   SingleOutputStreamOperator<typename Aggregation::Result> addSlicingOperator(std::string name,
                                                                              Aggregation aggregation) const {
+    return addSlicingOperatorMadeBy(std::move(name), [aggregation] { return aggregation; });
+  }
+
+  // `make_aggregation()` is called once per subtask: a window function is
+  // copied for each, as on the general path.
+  template <class MakeAggregation>
+  auto addSlicingOperatorMadeBy(std::string name, MakeAggregation make_aggregation) const {
+    using Aggregation = std::invoke_result_t<MakeAggregation&>;
     using Operator = internal::SlicingWindowOperator<K, T, Aggregation>;
     auto spec = spec_;
     auto key_selector = key_selector_;
     return input_.template addOneInput<typename Aggregation::Result>(
-        std::move(name), [spec, key_selector, aggregation]() {
-          return std::make_unique<Operator>(key_selector, *spec.slice_grid, aggregation, spec.late_data_tag,
+        std::move(name), [spec, key_selector, make_aggregation]() {
+          return std::make_unique<Operator>(key_selector, *spec.slice_grid, make_aggregation(), spec.late_data_tag,
                                             spec.assigner_name);
         });
   }

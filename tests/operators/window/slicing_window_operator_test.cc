@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -251,6 +252,86 @@ TEST(SlicingWindowOperatorTest, LateRecordsWithoutSideOutputAreCountedInTheJobRe
   std::vector<std::string> values;
   for (const auto& record : collected->records()) values.push_back(describe(record.value) + "@" + std::to_string(record.timestamp));
   EXPECT_EQ(values, (std::vector<std::string>{"(1,1)@9", "(1,3)@29"}));
+}
+
+/// A window function whose output depends on the window, on the order of its
+/// elements and, through keyed state, on the key's earlier windows; it emits
+/// a second record for windows of more than two elements.
+class OrderSensitiveApply : public WindowFunction<Element, Element, std::int64_t, TimeWindow> {
+ public:
+  void open() override { windows_seen_ = &getRuntimeContext().getState(ValueStateDescriptor<std::int64_t>("windows")); }
+  void apply(const std::int64_t& key, const TimeWindow& window, std::span<const Element> elements,
+             Collector<Element>& out) override {
+    const std::int64_t seen = windows_seen_->value().value_or(0) + 1;
+    windows_seen_->update(seen);
+    std::int64_t fold = window.start * 7 + window.end;
+    for (const Element& e : elements) fold = fold * 31 + e.second;
+    out.collect(Element{key, fold * 100 + seen});
+    if (elements.size() > 2) out.collect(Element{key, static_cast<std::int64_t>(elements.size())});
+  }
+
+ private:
+  ValueState<std::int64_t>* windows_seen_ = nullptr;
+};
+
+using ApplyOperator =
+    internal::SlicingWindowOperator<std::int64_t, Element, internal::SlicingWindowFunction<std::int64_t, Element, Element>>;
+
+bool runsOnTheSlicingOperator(const SingleOutputStreamOperator<Element>& stream) {
+  const auto* node = dynamic_cast<const internal::OneInputNode<Element, Element>*>(&stream.graph()->node(stream.getId()));
+  return node != nullptr && dynamic_cast<ApplyOperator*>(node->createTypedOperator().get()) != nullptr;
+}
+
+TEST(SlicingWindowOperatorTest, TumblingApplyMatchesTheGeneralOperator) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  auto keyed = keyedInput(env);
+  for (std::uint32_t seed : {5u, 6u}) {
+    // Few keys (many elements per window) and many (mostly one).
+    for (int keys : {12, 3000}) {
+      const Input input = randomInput(seed, 4000, keys, 500);
+      const auto fast_stream = keyed.window(TumblingEventTimeWindows::of(200, 30)).sideOutputLateData(kLate).apply(OrderSensitiveApply{});
+      const auto general_stream = keyed.window(TumblingEventTimeWindows::of(200, 30))
+                                      .trigger(EventTimeTrigger::create())
+                                      .sideOutputLateData(kLate)
+                                      .apply(OrderSensitiveApply{});
+      ASSERT_TRUE(runsOnTheSlicingOperator(fast_stream));
+      ASSERT_FALSE(runsOnTheSlicingOperator(general_stream));
+      const Outcome fast = run(fast_stream, input);
+      const Outcome general = run(general_stream, input);
+      SCOPED_TRACE("keys " + std::to_string(keys) + ", seed " + std::to_string(seed));
+      EXPECT_EQ(fast.main, general.main);
+      EXPECT_EQ(fast.late, general.late);
+      EXPECT_EQ(fast.timers_before_end, general.timers_before_end);
+      EXPECT_GT(fast.main.size(), 300u);
+      EXPECT_FALSE(fast.late.empty()) << "the input must exercise the late path";
+      // Only the function's own state (a count per key) outlives the windows.
+      EXPECT_EQ(fast.entries_after_end, general.entries_after_end);
+      EXPECT_GT(fast.entries_after_end, 0u);
+    }
+  }
+}
+
+TEST(SlicingWindowOperatorTest, ExactOutputOfATumblingApply) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  Harness harness(keyedInput(env).window(TumblingEventTimeWindows::of(10)).apply<Element>(
+      [](const std::int64_t& key, const TimeWindow& window, std::span<const Element> elements, Collector<Element>& out) {
+        std::int64_t digits = 0;
+        for (const Element& e : elements) digits = digits * 10 + e.second;
+        out.collect(Element{key * 1000 + window.start, digits});
+      }));
+  harness.open();
+  harness.processElement(Element{2, 1}, 3);
+  harness.processElement(Element{1, 2}, 4);
+  harness.processElement(Element{2, 3}, 12);  // window [10, 20)
+  harness.processElement(Element{2, 4}, 9);
+  harness.processElement(Element{1, 5}, 0);
+  harness.processWatermark(9);  // fires [0, 10): key 2 arrived first
+  harness.processElement(Element{1, 6}, 8);  // late: dropped
+  harness.processWatermark(kMaxWatermark);
+  EXPECT_EQ(harness.getOutput().lines(),
+            (std::vector<std::string>{"Record((2000,14) @ 9)", "Record((1000,25) @ 9)", "Watermark(9)",
+                                      "Record((2010,3) @ 19)", "Watermark(9223372036854775807)"}));
+  EXPECT_EQ(harness.numKeyedStateEntries(), 0u);
 }
 
 }  // namespace

@@ -20,6 +20,12 @@
 //   sum() shortcut only (the sum is commutative, and the element it reports
 //   is the first to arrive, which each pane remembers by arrival number).
 //   Keys are emitted by first arrival in the window, as the general path does.
+// - A window function over all of a window's elements (apply(), and the
+//   coGroups and joins built on it; tumbling windows only) gets each key's
+//   elements in arrival order, in a small vector that holds a key's first
+//   element in its pane entry. It runs with the key current in a keyed state
+//   backend of its own, so a rich function's keyed state works as it does on
+//   the general path.
 // - Lateness (allowed lateness 0): an element whose latest window already
 //   fired (maxTimestamp <= watermark) is late; it goes to the late side
 //   output or is counted in numLateRecordsDropped. A pane is released once
@@ -33,6 +39,7 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -41,13 +48,17 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "tidemark/api/output_tag.h"
 #include "tidemark/core/huge_page_allocator.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/functions/aggregate_function.h"
+#include "tidemark/functions/runtime_context.h"
+#include "tidemark/functions/window_function.h"
 #include "tidemark/operators/keyed_operator_stats.h"
 #include "tidemark/operators/stream_operator.h"
 #include "tidemark/operators/timestamped_collector.h"
+#include "tidemark/state/heap/heap_keyed_state_backend.h"
 #include "tidemark/state/heap/state_table.h"
 #include "tidemark/windowing/time_window.h"
 #include "tidemark/windowing/window_assigner.h"
@@ -88,12 +99,34 @@ struct SlicingAggregate {
   std::shared_ptr<AggregateFunction<IN, ACC, R>> function;
 };
 
+/// Every element of a window, in arrival order, for a WindowFunction
+/// (tumbling windows only: the operator calls `function` per key and window).
+/// A key with one element in a window keeps it in its pane entry.
+template <class K, class IN, class OUT>
+struct SlicingWindowFunction {
+  using Accumulator = absl::InlinedVector<IN, 1>;
+  using Result = OUT;
+  Accumulator first(const IN& value) const { return Accumulator{value}; }
+  void add(Accumulator& elements, const IN& value) const { elements.push_back(value); }
+  void combine(Accumulator& earlier, const Accumulator& later) const {
+    earlier.insert(earlier.end(), later.begin(), later.end());
+  }
+  /// This operator's own copy: open() hands it the operator's runtime context.
+  std::shared_ptr<WindowFunction<IN, OUT, K, TimeWindow>> function;
+};
+
+template <class Aggregation>
+inline constexpr bool kAppliesWindowFunction = false;
+template <class K, class IN, class OUT>
+inline constexpr bool kAppliesWindowFunction<SlicingWindowFunction<K, IN, OUT>> = true;
+
 template <class K, class IN, class Aggregation>
 class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggregation::Result>,
                                     public KeyedOperatorStats {
  public:
   using OUT = typename Aggregation::Result;
   using ACC = typename Aggregation::Accumulator;
+  static constexpr bool kAppliesFunction = kAppliesWindowFunction<Aggregation>;
 
   SlicingWindowOperator(std::function<K(const IN&)> key_selector, SliceGrid grid, Aggregation aggregation,
                         std::optional<OutputTag<IN>> late_data_tag, std::string assigner_name)
@@ -104,7 +137,20 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
         late_data_tag_(std::move(late_data_tag)),
         assigner_name_(std::move(assigner_name)) {}
 
-  void open() override { collector_.setOutput(&this->output()); }
+  void open() override {
+    collector_.setOutput(&this->output());
+    if constexpr (kAppliesFunction) {
+      const OperatorContext& context = this->context();
+      backend_ = std::make_unique<HeapKeyedStateBackend<K>>(context.key_group_range, context.max_parallelism);
+      runtime_context_ = std::make_unique<KeyedRuntimeContext<K>>(context.runtimeContext(), *backend_);
+      aggregation_.function->setRuntimeContext(runtime_context_.get());
+      aggregation_.function->open();
+    }
+  }
+
+  void close() override {
+    if constexpr (kAppliesFunction) aggregation_.function->close();
+  }
 
   void processElement(StreamRecord<IN>& record) override {
     requireEventTimestamp(record.has_timestamp ? record.timestamp : kMinWatermark, assigner_name_);
@@ -139,15 +185,13 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
 
   std::uint64_t numLateRecordsDropped() const { return num_late_records_dropped_; }
 
-  /// One entry per (key, pane) with data.
+  /// One entry per (key, pane) with data, plus the window function's keyed state.
   std::size_t numStateEntries() const override {
-    std::size_t total = 0;
-    for (const auto& pane : panes_) total += pane->slots.size();
-    return total;
+    return paneEntries() + (backend_ != nullptr ? backend_->numStateEntries() : 0);
   }
   /// The (key, window) firings still due: what the general operator holds as timers.
   std::size_t numEventTimeTimers() const override {
-    if (grid_.isTumbling()) return numStateEntries();
+    if (grid_.isTumbling()) return paneEntries();
     struct PendingHash {
       std::size_t operator()(const std::pair<K, Timestamp>& p) const {
         return hashStatePart(p.first) ^ static_cast<std::size_t>(mix64(static_cast<std::uint64_t>(p.second)));
@@ -201,6 +245,7 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   // keep those probes from also missing the TLB.
   using SlotTable = absl::flat_hash_map<K, Slot, KeyHash, std::equal_to<K>,
                                         HugePageAllocator<std::pair<const K, Slot>>>;
+  using Entry = typename SlotTable::value_type;
 
   // One hash table per pane: one probe per element.
   struct Pane {
@@ -228,6 +273,25 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
     Timestamp latest_window_end;
     SlotTable slots;
   };
+
+  std::size_t paneEntries() const {
+    std::size_t total = 0;
+    for (const auto& pane : panes_) total += pane->slots.size();
+    return total;
+  }
+
+  // One key's result for the window [start, start + size): its aggregate,
+  // or what the window function makes of its elements.
+  void emitEntry(const Entry& entry, Timestamp window_start) {
+    if constexpr (kAppliesFunction) {
+      backend_->setCurrentKey(entry.first);
+      const ACC& elements = entry.second.accumulator;
+      aggregation_.function->apply(entry.first, TimeWindow{window_start, window_start + grid_.size},
+                                   std::span<const IN>(elements.data(), elements.size()), collector_);
+    } else {
+      collector_.collect(aggregation_.result(entry.second.accumulator));
+    }
+  }
 
   void onLateElement(StreamRecord<IN>& record) {
     if (late_data_tag_) {
@@ -276,15 +340,15 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
       notePeak();
       const Pane& pane = *panes_.front();
       collector_.setTimestamp(pane.start + grid_.size - 1);
-      if constexpr (std::is_default_constructible_v<ACC>) {
+      if constexpr (std::is_default_constructible_v<ACC> && !kAppliesFunction) {
         // Copies, so that emitting reads memory in order too.
         in_order_.resize(pane.slots.size());
         for (const auto& [key, slot] : pane.slots) in_order_[slot.order] = slot.accumulator;
         for (const ACC& accumulator : in_order_) collector_.collect(aggregation_.result(accumulator));
       } else {
         by_arrival_.resize(pane.slots.size());
-        for (const auto& [key, slot] : pane.slots) by_arrival_[slot.order] = &slot;
-        for (const Slot* slot : by_arrival_) collector_.collect(aggregation_.result(slot->accumulator));
+        for (const Entry& entry : pane.slots) by_arrival_[entry.second.order] = &entry;
+        for (const Entry* entry : by_arrival_) emitEntry(*entry, pane.start);
       }
       releaseFrontPane();
     }
@@ -331,7 +395,7 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
     // stream, sparse keys) is that pane: nothing to combine.
     const SlotTable& slots = panes_in_window == 1 ? only->slots : combinePanes(start, end);
     collector_.setTimestamp(end - 1);
-    emitByArrival(slots);
+    emitByArrival(slots, start);
   }
 
   // Emits a window's entries in arrival order (of each key's first element
@@ -342,7 +406,7 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   // comparisons (an eighth of q5's time over 120M events). Sparse numbers
   // (many elements per key) are sorted instead, as the array would be
   // mostly holes.
-  void emitByArrival(const SlotTable& slots) {
+  void emitByArrival(const SlotTable& slots, Timestamp window_start) {
     if (slots.empty()) return;
     std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
     std::uint64_t last = 0;
@@ -352,19 +416,19 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
     }
     if (last - first < kDensity * static_cast<std::uint64_t>(slots.size())) {
       by_arrival_.assign(last - first + 1, nullptr);
-      for (const auto& [key, slot] : slots) by_arrival_[slot.order - first] = &slot;
-      for (const Slot* slot : by_arrival_) {
-        if (slot != nullptr) collector_.collect(aggregation_.result(slot->accumulator));
+      for (const Entry& entry : slots) by_arrival_[entry.second.order - first] = &entry;
+      for (const Entry* entry : by_arrival_) {
+        if (entry != nullptr) emitEntry(*entry, window_start);
       }
       return;
     }
     // The arrival numbers sit next to the pointers, so sorting compares
     // without following a pointer into the table for every comparison.
     sliding_order_.clear();
-    for (const auto& [key, slot] : slots) sliding_order_.emplace_back(slot.order, &slot);
+    for (const Entry& entry : slots) sliding_order_.emplace_back(entry.second.order, &entry);
     std::sort(sliding_order_.begin(), sliding_order_.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [order, slot] : sliding_order_) collector_.collect(aggregation_.result(slot->accumulator));
+    for (const auto& [order, entry] : sliding_order_) emitEntry(*entry, window_start);
   }
 
   // The panes of [start, end) combined per key, in window_slots_.
@@ -418,11 +482,15 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   // Scratch, reused across windows: a sliding window's combined panes, and
   // the entries of the window being emitted, in arrival order.
   SlotTable window_slots_;
-  std::vector<std::pair<std::uint64_t, const Slot*>> sliding_order_;  // (arrival number, entry)
+  std::vector<std::pair<std::uint64_t, const Entry*>> sliding_order_;  // (arrival number, entry)
   // Entries by arrival position: a tumbling pane's, or a sliding window's
   // dense arrival numbers (nullptr where a number is not a key's first).
-  std::vector<const Slot*> by_arrival_;
+  std::vector<const Entry*> by_arrival_;
   std::vector<ACC> in_order_;
+
+  // A window function's keyed state (none for aggregations).
+  std::unique_ptr<HeapKeyedStateBackend<K>> backend_;
+  std::unique_ptr<KeyedRuntimeContext<K>> runtime_context_;
 };
 
 }  // namespace tidemark::internal
