@@ -264,9 +264,10 @@ class OrderSensitiveApply : public WindowFunction<Element, Element, std::int64_t
              Collector<Element>& out) override {
     const std::int64_t seen = windows_seen_->value().value_or(0) + 1;
     windows_seen_->update(seen);
-    std::int64_t fold = window.start * 7 + window.end;
-    for (const Element& e : elements) fold = fold * 31 + e.second;
-    out.collect(Element{key, fold * 100 + seen});
+    // Unsigned, so that the fold wraps instead of overflowing.
+    auto fold = static_cast<std::uint64_t>(window.start * 7 + window.end);
+    for (const Element& e : elements) fold = fold * 31 + static_cast<std::uint64_t>(e.second);
+    out.collect(Element{key, static_cast<std::int64_t>(fold % 1'000'000'007) * 100 + seen});
     if (elements.size() > 2) out.collect(Element{key, static_cast<std::int64_t>(elements.size())});
   }
 
