@@ -1,5 +1,6 @@
 #include "winning_bids.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -131,12 +132,28 @@ DataStream<AuctionWinner> winningBids(const DataStream<Event>& events) {
 }
 
 void CloseOrderBuffer::open(KeyedRuntimeContext<std::int64_t>& context) {
-  buffered_ = &context.getMapState(MapStateDescriptor<CloseOrder, AuctionWinner>("closings in close order"));
+  buffered_ = &context.getListState(ListStateDescriptor<AuctionWinner>("closings in arrival order"));
 }
 
 void CloseOrderBuffer::add(const AuctionWinner& winner, TimerService& timers) {
-  buffered_->put({winner.auction.expires, winner.auction.id}, winner);
+  buffered_->add(winner);
   timers.registerEventTimeTimer(winner.auction.expires);
+}
+
+void CloseOrderBuffer::takeDue(Timestamp timestamp) {
+  due_.clear();
+  later_.clear();
+  buffered_->forEach([&](const AuctionWinner& winner) {
+    (winner.auction.expires <= timestamp ? due_ : later_).push_back(winner);
+  });
+  if (later_.empty()) {
+    buffered_->clear();
+  } else {
+    buffered_->update(later_);
+  }
+  std::sort(due_.begin(), due_.end(), [](const AuctionWinner& a, const AuctionWinner& b) {
+    return std::pair{a.auction.expires, a.auction.id} < std::pair{b.auction.expires, b.auction.id};
+  });
 }
 
 }  // namespace tidemark::nexmark

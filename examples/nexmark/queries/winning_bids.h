@@ -110,6 +110,12 @@ DataStream<AuctionWinner> winningBids(const DataStream<Event>& events);
 /// them until the watermark reaches their expiry time, by which point every
 /// winner of that time has arrived (each is emitted before the watermark
 /// that released it), and then releases them sorted.
+///
+/// The closings are kept in arrival order and sorted when released, not
+/// kept sorted: a release mostly takes every closing the key holds (they
+/// arrive just before the watermark that releases them), so appending to a
+/// list and sorting the few due at once is cheaper than a node of an
+/// ordered map per closing.
 class CloseOrderBuffer {
  public:
   /// Call from the function's open().
@@ -118,26 +124,23 @@ class CloseOrderBuffer {
   void add(const AuctionWinner& winner, TimerService& timers);
   /// Call from onTimer: `closed(winner)` for each of the current key's
   /// winners that expire at or before `timestamp`, in close order. `closed`
-  /// must not add to the buffer (it runs while the buffer is being read).
+  /// must not call add() or release() (it runs while the due closings are
+  /// being visited).
   template <class Closed>
   void release(Timestamp timestamp, Closed&& closed) {
-    released_.clear();
-    buffered_->forEachEntry([&](const CloseOrder& close_order, const AuctionWinner& winner) {
-      if (close_order.first > timestamp) return false;  // later closings have timers of their own
-      closed(winner);
-      released_.push_back(close_order);
-      return true;
-    });
-    for (const CloseOrder& close_order : released_) buffered_->remove(close_order);
+    takeDue(timestamp);
+    for (const AuctionWinner& winner : due_) closed(winner);
   }
 
  private:
-  using CloseOrder = std::pair<Timestamp, std::int64_t>;  // (expires, auction id)
+  /// Moves the current key's winners due at `timestamp` into due_, in close
+  /// order; later closings stay (they have timers of their own).
+  void takeDue(Timestamp timestamp);
 
-  /// Winners by close order; MapState iterates in key order.
-  MapState<CloseOrder, AuctionWinner>* buffered_ = nullptr;
-  /// The closings one release() emitted, removed after the visit (reused).
-  std::vector<CloseOrder> released_;
+  ListState<AuctionWinner>* buffered_ = nullptr;
+  /// What one release takes and what it leaves (reused).
+  std::vector<AuctionWinner> due_;
+  std::vector<AuctionWinner> later_;
 };
 
 }  // namespace tidemark::nexmark
