@@ -4,6 +4,11 @@
 //   tumbling-sum          10,000 keys, tumbling 1 s windows
 //   sliding-sum           10,000 keys, sliding windows of 10 s every 1 s
 //   tumbling-sum-1m-keys  1,000,000 keys, tumbling 1 s windows
+//   tumbling-aggregate-process
+//                         as tumbling-sum, written the way Flink jobs usually
+//                         are: aggregate(AggregateFunction, ProcessWindowFunction),
+//                         the function making each result from the key and
+//                         the pre-aggregated sum
 //
 // Timestamps are ordered (record i at i / records-per-ms) and the generator
 // emits the watermark itself, one per millisecond, so each window fires
@@ -14,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <utility>
 
 #include "keyed_timers.h"
@@ -65,6 +71,39 @@ WorkloadResult runWindowSum(const WorkloadOptions& options, const char* name, st
       .addSink(WindowResultSink(tally))
       .name("checksum");
   return executeJob(env, name, options, *tally);
+}
+
+/// Sums values per window, one long at a time.
+class SumValues final : public AggregateFunction<Event, std::int64_t, std::int64_t> {
+ public:
+  std::int64_t createAccumulator() override { return 0; }
+  std::int64_t add(const Event& event, std::int64_t sum) override { return sum + event.value; }
+  std::int64_t getResult(const std::int64_t& sum) override { return sum; }
+  std::int64_t merge(std::int64_t a, std::int64_t b) override { return a + b; }
+};
+
+/// The window's result for its key (stamped with the window's maxTimestamp).
+class KeyedWindowSum final : public ProcessWindowFunction<std::int64_t, Event, std::int64_t, TimeWindow> {
+ public:
+  void process(const std::int64_t& key, Context&, std::span<const std::int64_t> sums, Collector<Event>& out) override {
+    out.collect(Event{key, sums[0]});
+  }
+};
+
+inline WorkloadResult runTumblingAggregateProcess(const WorkloadOptions& options) {
+  auto tally = std::make_shared<Tally>();
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(options.parallelism);
+  auto alignment = std::make_shared<EventTimeAlignment>(options.parallelism, kMaxSourceDrift);
+  env.addSource(GeneratorSource(options.records, options.records_per_milli, true, options.steady_hooks, alignment)
+                    .withKeys(kNumKeys),
+                "generator")
+      .keyBy([](const Event& e) { return e.key; })
+      .window(TumblingEventTimeWindows::of(kWindowSize))
+      .aggregate(SumValues{}, KeyedWindowSum{})
+      .name("window sums")
+      .addSink(WindowResultSink(tally))
+      .name("checksum");
+  return executeJob(env, "tumbling-aggregate-process", options, *tally);
 }
 
 inline WorkloadResult runTumblingSum(const WorkloadOptions& options) {

@@ -29,7 +29,7 @@ struct Workload {
   WorkloadResult (*run)(const WorkloadOptions&);
 };
 
-inline constexpr std::array<Workload, 9> kWorkloads{{
+inline constexpr std::array<Workload, 10> kWorkloads{{
     {"source-only", "the generator source straight into a counting sink", &runSourceOnly},
     {"map-keyby-reduce", "generator -> map -> keyBy -> reduce(sum) -> checksum sink", &runMapKeyByReduce},
     {"keyed-timers", "generator -> keyBy -> one event-time timer per record, ~1M pending", &runKeyedTimers},
@@ -38,6 +38,9 @@ inline constexpr std::array<Workload, 9> kWorkloads{{
      &runSlidingSum},
     {"session-count", "generator -> keyBy -> event-time sessions (gap 1 s) -> count", &runSessionCount},
     {"tumbling-sum-1m-keys", "as tumbling-sum with 1,000,000 keys", &runTumblingSumManyKeys},
+    {"tumbling-aggregate-process",
+     "as tumbling-sum, by aggregate(AggregateFunction, ProcessWindowFunction) as Flink jobs usually write it",
+     &runTumblingAggregateProcess},
     {"cep-login", "generator -> keyBy(user) -> CEP: 3 failed logins in a row within 10 s, 100,000 users",
      &runCepLogin},
     {"cep-any", "generator -> keyBy -> CEP: A followedByAny B+ followedBy C within 1 s, 10,000 keys", &runCepAny},

@@ -186,6 +186,7 @@ TEST(BenchChecksumTest, WorkloadsAreListedAndFound) {
   EXPECT_NE(findWorkload("sliding-sum"), nullptr);
   EXPECT_NE(findWorkload("session-count"), nullptr);
   EXPECT_NE(findWorkload("tumbling-sum-1m-keys"), nullptr);
+  EXPECT_NE(findWorkload("tumbling-aggregate-process"), nullptr);
   EXPECT_NE(findWorkload("cep-login"), nullptr);
   EXPECT_NE(findWorkload("cep-any"), nullptr);
   EXPECT_EQ(findWorkload("no-such-workload"), nullptr);
@@ -276,6 +277,16 @@ TEST(BenchChecksumTest, TumblingSumMatchesBruteForce) {
     EXPECT_EQ(result.results, expected.results);
     EXPECT_EQ(result.checksum, expected.checksum);
     EXPECT_GT(result.window_state_entries_at_peak, 0u);
+  }
+}
+
+TEST(BenchChecksumTest, TumblingAggregateProcessMatchesBruteForce) {
+  const Expected expected = bruteForceWindowSums(kRecords, kWindowRecordsPerMilli, kNumKeys, kWindowSize, kWindowSize);
+  for (int parallelism : {1, 2}) {
+    SCOPED_TRACE(parallelism);
+    const WorkloadResult result = run("tumbling-aggregate-process", kRecords, parallelism, kWindowRecordsPerMilli);
+    EXPECT_EQ(result.results, expected.results);
+    EXPECT_EQ(result.checksum, expected.checksum);
   }
 }
 

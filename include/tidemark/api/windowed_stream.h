@@ -165,9 +165,15 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
     requires std::is_base_of_v<ProcessWindowFunction<T, typename Fn::OutputType, K, W>, Fn>
   SingleOutputStreamOperator<typename Fn::OutputType> reduce(F f, Fn process_function) const {
     using OUT = typename Fn::OutputType;
-    return reduceThen("Window(Reduce, Process)", std::move(f), [process_function] {
+    auto make_function = [process_function] {
       return internal::ProcessWindowFunctionAdapter<T, OUT, K, W>(std::make_shared<Fn>(process_function));
-    });
+    };
+    auto call = internal::asCallable(f);
+    if (auto sliced = slicedWindowFunction("Window(Reduce, Process)", internal::SlicingReduce<T, decltype(call)>{call},
+                                           make_function)) {
+      return *sliced;
+    }
+    return reduceThen("Window(Reduce, Process)", std::move(f), make_function);
   }
 
   /// Aggregate incrementally with an AggregateFunction<T, ACC, R>; emit getResult().
@@ -187,11 +193,18 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
     requires std::is_base_of_v<
         ProcessWindowFunction<typename AggregateTypes<Agg>::Result, typename Fn::OutputType, K, W>, Fn>
   SingleOutputStreamOperator<typename Fn::OutputType> aggregate(Agg aggregate_function, Fn process_function) const {
-    using R = typename AggregateTypes<Agg>::Result;
+    using Types = AggregateTypes<Agg>;
+    using R = typename Types::Result;
     using OUT = typename Fn::OutputType;
-    return aggregateThen("Window(Aggregate, Process)", std::move(aggregate_function), [process_function] {
+    auto make_function = [process_function] {
       return internal::ProcessWindowFunctionAdapter<R, OUT, K, W>(std::make_shared<Fn>(process_function));
-    });
+    };
+    using Pre = internal::SlicingAggregate<T, typename Types::Accumulator, R>;
+    if (auto sliced = slicedWindowFunction("Window(Aggregate, Process)", Pre{std::make_shared<Agg>(aggregate_function)},
+                                           make_function)) {
+      return *sliced;
+    }
+    return aggregateThen("Window(Aggregate, Process)", std::move(aggregate_function), make_function);
   }
 
   /// Hand every element of a window to a ProcessWindowFunction<T, OUT, K, W>.
@@ -199,9 +212,13 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
     requires std::is_base_of_v<ProcessWindowFunction<T, typename Fn::OutputType, K, W>, Fn>
   SingleOutputStreamOperator<typename Fn::OutputType> process(Fn process_function) const {
     using OUT = typename Fn::OutputType;
-    return allElements("Window(Process)", [process_function] {
+    auto make_function = [process_function] {
       return internal::ProcessWindowFunctionAdapter<T, OUT, K, W>(std::make_shared<Fn>(process_function));
-    });
+    };
+    if (auto sliced = slicedWindowFunction("Window(Process)", internal::SlicingElements<T>{}, make_function)) {
+      return *sliced;
+    }
+    return allElements("Window(Process)", make_function);
   }
 
   /// Hand every element of a window to a WindowFunction<T, OUT, K, W>.
@@ -209,18 +226,13 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
     requires std::is_base_of_v<WindowFunction<T, typename Fn::OutputType, K, W>, Fn>
   SingleOutputStreamOperator<typename Fn::OutputType> apply(Fn window_function) const {
     using OUT = typename Fn::OutputType;
-    if constexpr (std::is_same_v<W, TimeWindow>) {
-      // Tumbling windows only: a window is then one pane, whose keys come in
-      // the order the general operator would fire them.
-      if (spec_.canSlice(/*order_insensitive=*/false)) {
-        return addSlicingOperatorMadeBy("Window(Apply)", [window_function] {
-          return internal::SlicingWindowFunction<K, T, OUT>{std::make_shared<Fn>(window_function)};
-        });
-      }
-    }
-    return allElements("Window(Apply)", [window_function] {
+    auto make_function = [window_function] {
       return internal::WindowFunctionAdapter<T, OUT, K, W>(std::make_shared<Fn>(window_function));
-    });
+    };
+    if (auto sliced = slicedWindowFunction("Window(Apply)", internal::SlicingElements<T>{}, make_function)) {
+      return *sliced;
+    }
+    return allElements("Window(Apply)", make_function);
   }
   /// apply() with `f(const K&, const W&, std::span<const T>, Collector<OUT>&)`.
   template <class OUT, class F>
@@ -273,6 +285,24 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
           return std::make_unique<Operator>(key_selector, *spec.slice_grid, make_aggregation(), spec.late_data_tag,
                                             spec.assigner_name);
         });
+  }
+
+  // A window function on the slicing operator, handed what `pre` keeps of
+  // each key's window, when that is exact: tumbling windows (the only ones
+  // canSlice(false) admits; built-in grids are always of TimeWindow) with
+  // the default trigger. Nothing otherwise.
+  template <class Pre, class MakeFunction>
+  auto slicedWindowFunction(std::string name, Pre pre, MakeFunction make_function) const
+      -> std::optional<SingleOutputStreamOperator<typename std::invoke_result_t<MakeFunction&>::OutputType>> {
+    using Function = std::invoke_result_t<MakeFunction&>;
+    if constexpr (std::is_same_v<W, TimeWindow>) {
+      if (spec_.canSlice(/*order_insensitive=*/false)) {
+        return addSlicingOperatorMadeBy(std::move(name), [pre, make_function] {
+          return internal::SlicingWindowFunction<T, Pre, Function>{pre, make_function()};
+        });
+      }
+    }
+    return std::nullopt;
   }
 
   // Reduce: incremental unless an evictor needs every element.

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 #include <span>
 #include <string>
 #include <utility>
@@ -22,10 +23,12 @@ using Element = std::pair<std::int64_t, std::int64_t>;  // (key, value)
 using Harness = KeyedOneInputStreamOperatorTestHarness<std::int64_t, Element, Element>;
 
 const OutputTag<Element> kLate("late");
+const OutputTag<Element> kLarge("windows of more than two elements");
 
 struct Outcome {
   std::vector<std::string> main;
   std::vector<std::string> late;
+  std::vector<std::string> large;  // what a window function sent to kLarge
   std::size_t entries_before_end = 0;
   std::size_t timers_before_end = 0;
   std::size_t entries_after_end = 0;
@@ -57,6 +60,7 @@ Input randomInput(std::uint32_t seed, int n, int keys, Timestamp jitter, std::ui
 Outcome run(const SingleOutputStreamOperator<Element>& stream, const Input& input) {
   Harness harness(stream);
   harness.captureSideOutput(kLate);
+  harness.captureSideOutput(kLarge);
   harness.open();
   std::size_t next_watermark = 0;
   for (std::size_t i = 0; i < input.elements.size(); ++i) {
@@ -72,6 +76,9 @@ Outcome run(const SingleOutputStreamOperator<Element>& stream, const Input& inpu
   result.main = harness.getOutput().lines();
   for (const auto& record : harness.getSideOutput(kLate)) {
     result.late.push_back(describe(record.value) + "@" + std::to_string(record.timestamp));
+  }
+  for (const auto& record : harness.getSideOutput(kLarge)) {
+    result.large.push_back(describe(record.value) + "@" + std::to_string(record.timestamp));
   }
   result.entries_after_end = harness.numKeyedStateEntries();
   return result;
@@ -196,6 +203,7 @@ TEST(SlicingWindowOperatorTest, ExactOutputOfATumblingSum) {
   auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
   Harness harness(keyedInput(env).window(TumblingEventTimeWindows::of(10)).sideOutputLateData(kLate).sum<1>());
   harness.captureSideOutput(kLate);
+  harness.captureSideOutput(kLarge);
   harness.open();
   harness.processElement(Element{1, 5}, 3);
   harness.processElement(Element{2, 7}, -1);  // window [-10, 0)
@@ -275,12 +283,21 @@ class OrderSensitiveApply : public WindowFunction<Element, Element, std::int64_t
   ValueState<std::int64_t>* windows_seen_ = nullptr;
 };
 
+template <class Pre, class Function>
+using SlicingWindowFunctionOperator =
+    internal::SlicingWindowOperator<std::int64_t, Element, internal::SlicingWindowFunction<Element, Pre, Function>>;
 using ApplyOperator =
-    internal::SlicingWindowOperator<std::int64_t, Element, internal::SlicingWindowFunction<std::int64_t, Element, Element>>;
+    SlicingWindowFunctionOperator<internal::SlicingElements<Element>,
+                                  internal::WindowFunctionAdapter<Element, Element, std::int64_t, TimeWindow>>;
+
+template <class Operator, class OUT>
+bool runsOn(const SingleOutputStreamOperator<OUT>& stream) {
+  const auto* node = dynamic_cast<const internal::OneInputNode<Element, OUT>*>(&stream.graph()->node(stream.getId()));
+  return node != nullptr && dynamic_cast<Operator*>(node->createTypedOperator().get()) != nullptr;
+}
 
 bool runsOnTheSlicingOperator(const SingleOutputStreamOperator<Element>& stream) {
-  const auto* node = dynamic_cast<const internal::OneInputNode<Element, Element>*>(&stream.graph()->node(stream.getId()));
-  return node != nullptr && dynamic_cast<ApplyOperator*>(node->createTypedOperator().get()) != nullptr;
+  return runsOn<ApplyOperator>(stream);
 }
 
 TEST(SlicingWindowOperatorTest, TumblingApplyMatchesTheGeneralOperator) {
@@ -333,6 +350,153 @@ TEST(SlicingWindowOperatorTest, ExactOutputOfATumblingApply) {
             (std::vector<std::string>{"Record((2000,14) @ 9)", "Record((1000,25) @ 9)", "Watermark(9)",
                                       "Record((2010,3) @ 19)", "Watermark(9223372036854775807)"}));
   EXPECT_EQ(harness.numKeyedStateEntries(), 0u);
+}
+
+/// A ProcessWindowFunction whose output depends on the window, the watermark,
+/// the order of its elements and the key's earlier windows (global state);
+/// it keeps a per-window count that its clear() removes, and sends windows of
+/// more than two elements to a side output as well.
+class OrderSensitiveProcess : public ProcessWindowFunction<Element, Element, std::int64_t, TimeWindow> {
+ public:
+  void process(const std::int64_t& key, Context& ctx, std::span<const Element> elements,
+               Collector<Element>& out) override {
+    ValueState<std::int64_t>& seen_state = ctx.globalState().getState(kWindowsSeen);
+    const std::int64_t seen = seen_state.value().value_or(0) + 1;
+    seen_state.update(seen);
+    ctx.windowState().getState(kElements).update(static_cast<std::int64_t>(elements.size()));
+    // Unsigned, so that the fold wraps instead of overflowing.
+    auto fold = static_cast<std::uint64_t>(ctx.window().start * 7 + ctx.window().end) +
+                static_cast<std::uint64_t>(ctx.currentWatermark());
+    for (const Element& e : elements) fold = fold * 31 + static_cast<std::uint64_t>(e.second);
+    out.collect(Element{key, static_cast<std::int64_t>(fold % 1'000'000'007) * 100 + seen});
+    if (elements.size() > 2) ctx.output(kLarge, Element{key, static_cast<std::int64_t>(elements.size())});
+  }
+  void clear(Context& ctx) override { ctx.windowState().getState(kElements).clear(); }
+
+ private:
+  inline static const ValueStateDescriptor<std::int64_t> kWindowsSeen{"windows"};
+  inline static const ValueStateDescriptor<std::int64_t> kElements{"elements of this window"};
+};
+
+/// The distinct keys of "Record((key,value) @ t)" lines.
+std::size_t keysIn(const std::vector<std::string>& lines) {
+  std::set<std::string> keys;
+  for (const std::string& line : lines) {
+    if (line.starts_with("Record((")) keys.insert(line.substr(8, line.find(',') - 8));
+  }
+  return keys.size();
+}
+
+TEST(SlicingWindowOperatorTest, TumblingProcessMatchesTheGeneralOperator) {
+  using ProcessOperator =
+      SlicingWindowFunctionOperator<internal::SlicingElements<Element>,
+                                    internal::ProcessWindowFunctionAdapter<Element, Element, std::int64_t, TimeWindow>>;
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  auto keyed = keyedInput(env);
+  for (std::uint32_t seed : {8u, 9u}) {
+    for (int keys : {12, 3000}) {
+      const Input input = randomInput(seed, 4000, keys, 500);
+      const auto fast_stream =
+          keyed.window(TumblingEventTimeWindows::of(200, 30)).sideOutputLateData(kLate).process(OrderSensitiveProcess{});
+      const auto general_stream = keyed.window(TumblingEventTimeWindows::of(200, 30))
+                                      .trigger(EventTimeTrigger::create())
+                                      .sideOutputLateData(kLate)
+                                      .process(OrderSensitiveProcess{});
+      ASSERT_TRUE(runsOn<ProcessOperator>(fast_stream));
+      ASSERT_FALSE(runsOn<ProcessOperator>(general_stream));
+      const Outcome fast = run(fast_stream, input);
+      const Outcome general = run(general_stream, input);
+      SCOPED_TRACE("keys " + std::to_string(keys) + ", seed " + std::to_string(seed));
+      EXPECT_EQ(fast.main, general.main);
+      EXPECT_EQ(fast.late, general.late);
+      EXPECT_EQ(fast.large, general.large);
+      EXPECT_EQ(fast.timers_before_end, general.timers_before_end);
+      EXPECT_GT(fast.main.size(), 300u);
+      EXPECT_FALSE(fast.late.empty()) << "the input must exercise the late path";
+      if (keys == 12) {
+        EXPECT_FALSE(fast.large.empty()) << "the input must exercise the side output";
+      }
+      // The per-window counts are cleared; the count per key stays.
+      EXPECT_EQ(fast.entries_after_end, general.entries_after_end);
+      EXPECT_EQ(fast.entries_after_end, keysIn(fast.main)) << "one count per key that had a window";
+    }
+  }
+}
+
+/// After reduce() or aggregate(): the one pre-aggregated value, with the
+/// window and the key's earlier windows.
+template <class V>
+class DescribeWindow : public ProcessWindowFunction<V, Element, std::int64_t, TimeWindow> {
+ public:
+  using Context = typename ProcessWindowFunction<V, Element, std::int64_t, TimeWindow>::Context;
+  void process(const std::int64_t& key, Context& ctx, std::span<const V> values, Collector<Element>& out) override {
+    ValueState<std::int64_t>& seen_state = ctx.globalState().getState(ValueStateDescriptor<std::int64_t>("windows"));
+    const std::int64_t seen = seen_state.value().value_or(0) + 1;
+    seen_state.update(seen);
+    const auto value = static_cast<std::int64_t>(valueOf(values[0]) * 1000);
+    out.collect(Element{key * 100'000 + static_cast<std::int64_t>(values.size()) * 10'000 + ctx.window().start,
+                        value * 100 + seen});
+  }
+
+ private:
+  static double valueOf(const Element& e) { return static_cast<double>(e.second); }
+  static double valueOf(double d) { return d; }
+};
+
+TEST(SlicingWindowOperatorTest, TumblingReduceAndAggregateWithAProcessFunctionMatchTheGeneralOperator) {
+  auto positional = [](const Element& a, const Element& b) {
+    return Element{a.first, (a.second * 31 + b.second) % 1'000'003};
+  };
+  using ReduceOperator = SlicingWindowFunctionOperator<
+      internal::SlicingReduce<Element, decltype(internal::asCallable(positional))>,
+      internal::ProcessWindowFunctionAdapter<Element, Element, std::int64_t, TimeWindow>>;
+  using AggregateOperator = SlicingWindowFunctionOperator<
+      internal::SlicingAggregate<Element, std::pair<std::int64_t, std::int64_t>, double>,
+      internal::ProcessWindowFunctionAdapter<double, Element, std::int64_t, TimeWindow>>;
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  auto keyed = keyedInput(env);
+  const Input input = randomInput(12, 4000, 15, 500);
+  auto windows = [&] { return keyed.window(TumblingEventTimeWindows::of(100, -30)); };
+
+  const auto fast_reduce = windows().sideOutputLateData(kLate).reduce(positional, DescribeWindow<Element>{});
+  const auto general_reduce = windows()
+                                  .trigger(EventTimeTrigger::create())
+                                  .sideOutputLateData(kLate)
+                                  .reduce(positional, DescribeWindow<Element>{});
+  ASSERT_TRUE(runsOn<ReduceOperator>(fast_reduce));
+  ASSERT_FALSE(runsOn<ReduceOperator>(general_reduce));
+  const Outcome reduced = run(fast_reduce, input);
+  EXPECT_EQ(reduced.main, run(general_reduce, input).main);
+  EXPECT_FALSE(reduced.late.empty());
+
+  const auto fast_aggregate = windows().sideOutputLateData(kLate).aggregate(Average{}, DescribeWindow<double>{});
+  const auto general_aggregate = windows()
+                                     .trigger(EventTimeTrigger::create())
+                                     .sideOutputLateData(kLate)
+                                     .aggregate(Average{}, DescribeWindow<double>{});
+  ASSERT_TRUE(runsOn<AggregateOperator>(fast_aggregate));
+  ASSERT_FALSE(runsOn<AggregateOperator>(general_aggregate));
+  const Outcome aggregated = run(fast_aggregate, input);
+  EXPECT_EQ(aggregated.main, run(general_aggregate, input).main);
+  EXPECT_GT(aggregated.main.size(), 500u);
+  EXPECT_EQ(aggregated.entries_after_end, 15u) << "only the count per key outlives the windows";
+}
+
+TEST(SlicingWindowOperatorTest, ExactOutputOfATumblingAggregateWithAProcessFunction) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  Harness harness(keyedInput(env).window(TumblingEventTimeWindows::of(10)).aggregate(Average{},
+                                                                                     DescribeWindow<double>{}));
+  harness.open();
+  harness.processElement(Element{2, 1}, 3);
+  harness.processElement(Element{1, 2}, 4);
+  harness.processElement(Element{2, 4}, 12);  // window [10, 20)
+  harness.processElement(Element{2, 4}, 9);
+  harness.processWatermark(9);               // fires [0, 10): key 2 arrived first
+  harness.processElement(Element{1, 6}, 8);  // late: dropped
+  harness.processWatermark(kMaxWatermark);
+  EXPECT_EQ(harness.getOutput().lines(),
+            (std::vector<std::string>{"Record((210000,250001) @ 9)", "Record((110000,200001) @ 9)", "Watermark(9)",
+                                      "Record((210010,400002) @ 19)", "Watermark(9223372036854775807)"}));
 }
 
 }  // namespace

@@ -20,12 +20,15 @@
 //   sum() shortcut only (the sum is commutative, and the element it reports
 //   is the first to arrive, which each pane remembers by arrival number).
 //   Keys are emitted by first arrival in the window, as the general path does.
-// - A window function over all of a window's elements (apply(), and the
-//   coGroups and joins built on it; tumbling windows only) gets each key's
-//   elements in arrival order, in a small vector that holds a key's first
-//   element in its pane entry. It runs with the key current in a keyed state
-//   backend of its own, so a rich function's keyed state works as it does on
-//   the general path.
+// - A window function (tumbling windows only) is called per key and window
+//   as the general operator calls it: a WindowFunction or
+//   ProcessWindowFunction over all of a window's elements (apply(),
+//   process(), and the coGroups and joins built on apply) gets them in
+//   arrival order, from a small vector that holds a key's first element in
+//   its pane entry; after reduce() or aggregate() it gets the one value. It
+//   runs with the key current in a keyed state backend of its own, so keyed
+//   state, per-window state (cleared by its clear() as the window is cleaned
+//   up) and side outputs work as they do on the general path.
 // - Lateness (allowed lateness 0): an element whose latest window already
 //   fired (maxTimestamp <= watermark) is late; it goes to the late side
 //   output or is counted in numLateRecordsDropped. A pane is released once
@@ -54,7 +57,7 @@
 #include "tidemark/core/key_group.h"
 #include "tidemark/functions/aggregate_function.h"
 #include "tidemark/functions/runtime_context.h"
-#include "tidemark/functions/window_function.h"
+#include "tidemark/functions/window_context.h"
 #include "tidemark/operators/keyed_operator_stats.h"
 #include "tidemark/operators/stream_operator.h"
 #include "tidemark/operators/timestamped_collector.h"
@@ -99,13 +102,12 @@ struct SlicingAggregate {
   std::shared_ptr<AggregateFunction<IN, ACC, R>> function;
 };
 
-/// Every element of a window, in arrival order, for a WindowFunction
-/// (tumbling windows only: the operator calls `function` per key and window).
-/// A key with one element in a window keeps it in its pane entry.
-template <class K, class IN, class OUT>
-struct SlicingWindowFunction {
+/// Every element of a window, in arrival order, for a window function that
+/// reads them all (tumbling windows only). A key with one element in a window
+/// keeps it in its pane entry.
+template <class IN>
+struct SlicingElements {
   using Accumulator = absl::InlinedVector<IN, 1>;
-  using Result = OUT;
   Accumulator first(const IN& value) const { return Accumulator{value}; }
   void add(Accumulator& elements, const IN& value) const { elements.push_back(value); }
   // Only the sliding path combines panes, and the API never gives it a window
@@ -113,14 +115,42 @@ struct SlicingWindowFunction {
   void combine(Accumulator& earlier, const Accumulator& later) const {
     earlier.insert(earlier.end(), later.begin(), later.end());
   }
-  /// This operator's own copy: open() hands it the operator's runtime context.
-  std::shared_ptr<WindowFunction<IN, OUT, K, TimeWindow>> function;
+  std::span<const IN> values(const Accumulator& elements) const { return {elements.data(), elements.size()}; }
+};
+
+/// A window function called per key and window (tumbling windows only), as
+/// the general operator calls it: `Function` is that operator's adapter for a
+/// WindowFunction or ProcessWindowFunction (internal_window_function.h), and
+/// `Pre` what it is handed: every element (SlicingElements) or the one value
+/// a reduce or aggregate function made of them (SlicingReduce,
+/// SlicingAggregate). Each subtask has its own copy of the function.
+template <class IN, class Pre, class Function>
+struct SlicingWindowFunction {
+  using Accumulator = typename Pre::Accumulator;
+  using Result = typename Function::OutputType;
+  Accumulator first(const IN& value) const { return pre.first(value); }
+  void add(Accumulator& accumulator, const IN& value) const { pre.add(accumulator, value); }
+  void combine(Accumulator& earlier, const Accumulator& later) const { pre.combine(earlier, later); }
+
+  template <class K, class Context>
+  void emit(const K& key, const TimeWindow& window, const Accumulator& accumulator, Context& context,
+            Collector<Result>& out) {
+    if constexpr (requires { pre.values(accumulator); }) {
+      function.process(key, window, context, pre.values(accumulator), out);
+    } else {
+      const auto& value = pre.result(accumulator);
+      function.process(key, window, context, std::span(&value, 1), out);
+    }
+  }
+
+  Pre pre;
+  Function function;
 };
 
 template <class Aggregation>
 inline constexpr bool kAppliesWindowFunction = false;
-template <class K, class IN, class OUT>
-inline constexpr bool kAppliesWindowFunction<SlicingWindowFunction<K, IN, OUT>> = true;
+template <class IN, class Pre, class Function>
+inline constexpr bool kAppliesWindowFunction<SlicingWindowFunction<IN, Pre, Function>> = true;
 
 template <class K, class IN, class Aggregation>
 class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggregation::Result>,
@@ -145,13 +175,13 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
       const OperatorContext& context = this->context();
       backend_ = std::make_unique<HeapKeyedStateBackend<K>>(context.key_group_range, context.max_parallelism);
       runtime_context_ = std::make_unique<KeyedRuntimeContext<K>>(context.runtimeContext(), *backend_);
-      aggregation_.function->setRuntimeContext(runtime_context_.get());
-      aggregation_.function->open();
+      window_context_ = std::make_unique<WindowContext<K, TimeWindow>>(*this, *backend_, emitting_window_, watermark_);
+      aggregation_.function.open(*runtime_context_);
     }
   }
 
   void close() override {
-    if constexpr (kAppliesFunction) aggregation_.function->close();
+    if constexpr (kAppliesFunction) aggregation_.function.close();
   }
 
   void processElement(StreamRecord<IN>& record) override {
@@ -283,13 +313,16 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   }
 
   // One key's result for the window [start, start + size): its aggregate,
-  // or what the window function makes of its elements.
+  // or what the window function makes of it. The window is then cleaned up
+  // (allowed lateness is 0), so the function's clear() follows at once, as
+  // on the general operator, where the window's cleanup timer is its firing
+  // timer.
   void emitEntry(const Entry& entry, Timestamp window_start) {
     if constexpr (kAppliesFunction) {
       backend_->setCurrentKey(entry.first);
-      const ACC& elements = entry.second.accumulator;
-      aggregation_.function->apply(entry.first, TimeWindow{window_start, window_start + grid_.size},
-                                   std::span<const IN>(elements.data(), elements.size()), collector_);
+      window_ = TimeWindow{window_start, window_start + grid_.size};
+      aggregation_.emit(entry.first, window_, entry.second.accumulator, *window_context_, collector_);
+      aggregation_.function.clear(*window_context_);
     } else {
       collector_.collect(aggregation_.result(entry.second.accumulator));
     }
@@ -490,9 +523,13 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   std::vector<const Entry*> by_arrival_;
   std::vector<ACC> in_order_;
 
-  // A window function's keyed state (none for aggregations).
+  // A window function's keyed state and context (none for aggregations):
+  // the context reads the window being emitted through emitting_window_.
   std::unique_ptr<HeapKeyedStateBackend<K>> backend_;
   std::unique_ptr<KeyedRuntimeContext<K>> runtime_context_;
+  std::unique_ptr<WindowContext<K, TimeWindow>> window_context_;
+  TimeWindow window_{0, 0};
+  const TimeWindow* emitting_window_ = &window_;
 };
 
 }  // namespace tidemark::internal
