@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <ostream>
 #include <span>
 #include <string>
@@ -656,6 +658,73 @@ TEST_P(WindowedStreamTest, ProcessWindowFunctionContextInAJob) {
                                       "a [1000,2000) count=1 total=3 wm=2000 now=600 @ 1999",
                                       "b [1000,2000) count=1 total=1 wm=2000 now=600 @ 1999"}));
   EXPECT_EQ(sortedLines(meta), sorted({"a [0,1000) @ 999", "a [1000,2000) @ 1999", "b [1000,2000) @ 1999"}));
+}
+
+/// The function objects that touched any window, shared by every subtask.
+struct Instances {
+  std::mutex mutex;
+  std::set<const void*> seen;
+  void note(const void* instance) {
+    std::lock_guard lock(mutex);
+    seen.insert(instance);
+  }
+  std::size_t count() {
+    std::lock_guard lock(mutex);
+    return seen.size();
+  }
+};
+
+class NotingCount : public AggregateFunction<Ev, std::int64_t, std::int64_t> {
+ public:
+  explicit NotingCount(std::shared_ptr<Instances> instances) : instances_(std::move(instances)) {}
+  std::int64_t createAccumulator() override {
+    instances_->note(this);
+    return 0;
+  }
+  std::int64_t add(const Ev&, std::int64_t acc) override { return acc + 1; }
+  std::int64_t getResult(const std::int64_t& acc) override { return acc; }
+  std::int64_t merge(std::int64_t a, std::int64_t b) override { return a + b; }
+
+ private:
+  std::shared_ptr<Instances> instances_;
+};
+
+class NotingProcess : public ProcessWindowFunction<std::int64_t, std::string, std::string, TimeWindow> {
+ public:
+  explicit NotingProcess(std::shared_ptr<Instances> instances) : instances_(std::move(instances)) {}
+  void process(const std::string& key, Context&, std::span<const std::int64_t> counts,
+               Collector<std::string>& out) override {
+    instances_->note(this);
+    out.collect(fmt::format("{}={}", key, counts[0]));
+  }
+
+ private:
+  std::shared_ptr<Instances> instances_;
+};
+
+// A user function may keep scratch members: as on the general operator, each
+// subtask of a sliced window gets its own copy, never one shared across threads.
+TEST_P(WindowedStreamTest, EachSubtaskOfATumblingWindowHasItsOwnFunctions) {
+  auto e = env();
+  Input input;
+  for (int k = 0; k < 16; ++k) input.add("key" + std::to_string(k), 1, 100 + k);
+  auto events = input.build(e, parallelism());
+  auto aggregates = std::make_shared<Instances>();
+  auto aggregates_before_process = std::make_shared<Instances>();
+  auto processes = std::make_shared<Instances>();
+  auto counts = events.keyBy(keyOf).window(TumblingEventTimeWindows::of(1000)).aggregate(NotingCount(aggregates));
+  auto described = events.keyBy(keyOf)
+                       .window(TumblingEventTimeWindows::of(1000))
+                       .aggregate(NotingCount(aggregates_before_process), NotingProcess(processes));
+  auto count_lines = counts.collectToMemory();
+  auto described_lines = described.collectToMemory();
+  e.execute();
+  EXPECT_EQ(count_lines->values().size(), 16u);
+  EXPECT_EQ(described_lines->values().size(), 16u);
+  const auto subtasks = static_cast<std::size_t>(parallelism());
+  EXPECT_EQ(aggregates->count(), subtasks);
+  EXPECT_EQ(aggregates_before_process->count(), subtasks);
+  EXPECT_EQ(processes->count(), subtasks);
 }
 
 TEST_P(WindowedStreamTest, ProcessWindowFunctionOnSessions) {

@@ -169,8 +169,8 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
       return internal::ProcessWindowFunctionAdapter<T, OUT, K, W>(std::make_shared<Fn>(process_function));
     };
     auto call = internal::asCallable(f);
-    if (auto sliced = slicedWindowFunction("Window(Reduce, Process)", internal::SlicingReduce<T, decltype(call)>{call},
-                                           make_function)) {
+    auto make_reduce = [call] { return internal::SlicingReduce<T, decltype(call)>{call}; };
+    if (auto sliced = slicedWindowFunction("Window(Reduce, Process)", make_reduce, make_function)) {
       return *sliced;
     }
     return reduceThen("Window(Reduce, Process)", std::move(f), make_function);
@@ -183,7 +183,10 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
     if (spec_.canSlice(/*order_insensitive=*/false)) {
       using Types = AggregateTypes<Agg>;
       using Aggregation = internal::SlicingAggregate<T, typename Types::Accumulator, R>;
-      return addSlicingOperator("Window(Aggregate)", Aggregation{std::make_shared<Agg>(aggregate_function)});
+      // A copy of the function per subtask, as on the general path.
+      return addSlicingOperatorMadeBy("Window(Aggregate)", [aggregate_function] {
+        return Aggregation{std::make_shared<Agg>(aggregate_function)};
+      });
     }
     return aggregateThen("Window(Aggregate)", std::move(aggregate_function),
                          [] { return internal::PassThroughWindowFunction<R>(); });
@@ -200,8 +203,8 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
       return internal::ProcessWindowFunctionAdapter<R, OUT, K, W>(std::make_shared<Fn>(process_function));
     };
     using Pre = internal::SlicingAggregate<T, typename Types::Accumulator, R>;
-    if (auto sliced = slicedWindowFunction("Window(Aggregate, Process)", Pre{std::make_shared<Agg>(aggregate_function)},
-                                           make_function)) {
+    auto make_aggregate = [aggregate_function] { return Pre{std::make_shared<Agg>(aggregate_function)}; };
+    if (auto sliced = slicedWindowFunction("Window(Aggregate, Process)", make_aggregate, make_function)) {
       return *sliced;
     }
     return aggregateThen("Window(Aggregate, Process)", std::move(aggregate_function), make_function);
@@ -215,7 +218,7 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
     auto make_function = [process_function] {
       return internal::ProcessWindowFunctionAdapter<T, OUT, K, W>(std::make_shared<Fn>(process_function));
     };
-    if (auto sliced = slicedWindowFunction("Window(Process)", internal::SlicingElements<T>{}, make_function)) {
+    if (auto sliced = slicedWindowFunction("Window(Process)", allElementsOfTheWindow(), make_function)) {
       return *sliced;
     }
     return allElements("Window(Process)", make_function);
@@ -229,7 +232,7 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
     auto make_function = [window_function] {
       return internal::WindowFunctionAdapter<T, OUT, K, W>(std::make_shared<Fn>(window_function));
     };
-    if (auto sliced = slicedWindowFunction("Window(Apply)", internal::SlicingElements<T>{}, make_function)) {
+    if (auto sliced = slicedWindowFunction("Window(Apply)", allElementsOfTheWindow(), make_function)) {
       return *sliced;
     }
     return allElements("Window(Apply)", make_function);
@@ -287,18 +290,25 @@ class WindowedStream : public internal::FieldAggregations<WindowedStream<K, T, W
         });
   }
 
-  // A window function on the slicing operator, handed what `pre` keeps of
-  // each key's window, when that is exact: tumbling windows (the only ones
-  // canSlice(false) admits; built-in grids are always of TimeWindow) with
-  // the default trigger. Nothing otherwise.
-  template <class Pre, class MakeFunction>
-  auto slicedWindowFunction(std::string name, Pre pre, MakeFunction make_function) const
+  static auto allElementsOfTheWindow() {
+    return [] { return internal::SlicingElements<T>{}; };
+  }
+
+  // A window function on the slicing operator, handed what make_pre()'s
+  // result keeps of each key's window, when that is exact: tumbling windows
+  // (the only ones canSlice(false) admits; built-in grids are always of
+  // TimeWindow) with the default trigger. Nothing otherwise. Both makers are
+  // called once per subtask: each gets its own copy of the user's functions,
+  // as on the general path.
+  template <class MakePre, class MakeFunction>
+  auto slicedWindowFunction(std::string name, MakePre make_pre, MakeFunction make_function) const
       -> std::optional<SingleOutputStreamOperator<typename std::invoke_result_t<MakeFunction&>::OutputType>> {
+    using Pre = std::invoke_result_t<MakePre&>;
     using Function = std::invoke_result_t<MakeFunction&>;
     if constexpr (std::is_same_v<W, TimeWindow>) {
       if (spec_.canSlice(/*order_insensitive=*/false)) {
-        return addSlicingOperatorMadeBy(std::move(name), [pre, make_function] {
-          return internal::SlicingWindowFunction<T, Pre, Function>{pre, make_function()};
+        return addSlicingOperatorMadeBy(std::move(name), [make_pre, make_function] {
+          return internal::SlicingWindowFunction<T, Pre, Function>{make_pre(), make_function()};
         });
       }
     }
