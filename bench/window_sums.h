@@ -56,21 +56,27 @@ class WindowResultSink final : public SinkFunction<Event> {
   std::int64_t results_ = 0;
 };
 
-template <class Assigner>
-WorkloadResult runWindowSum(const WorkloadOptions& options, const char* name, std::int64_t keys, Assigner assigner) {
+/// generator -> keyBy(key) -> window(assigner) -> sum_per_window -> checksum
+/// sink, where `sum_per_window(windowed)` makes the stream of window sums.
+template <class Assigner, class SumPerWindow>
+WorkloadResult runWindowJob(const WorkloadOptions& options, const char* name, std::int64_t keys, Assigner assigner,
+                            SumPerWindow sum_per_window) {
   auto tally = std::make_shared<Tally>();
   auto env = StreamExecutionEnvironment::createLocalEnvironment(options.parallelism);
   auto alignment = std::make_shared<EventTimeAlignment>(options.parallelism, kMaxSourceDrift);
-  env.addSource(GeneratorSource(options.records, options.records_per_milli, true, options.steady_hooks, alignment)
-                    .withKeys(keys),
-                "generator")
-      .keyBy([](const Event& e) { return e.key; })
-      .window(assigner)
-      .sum(&Event::value)
-      .name("window sums")
-      .addSink(WindowResultSink(tally))
-      .name("checksum");
+  auto windowed =
+      env.addSource(GeneratorSource(options.records, options.records_per_milli, true, options.steady_hooks, alignment)
+                        .withKeys(keys),
+                    "generator")
+          .keyBy([](const Event& e) { return e.key; })
+          .window(assigner);
+  sum_per_window(windowed).name("window sums").addSink(WindowResultSink(tally)).name("checksum");
   return executeJob(env, name, options, *tally);
+}
+
+template <class Assigner>
+WorkloadResult runWindowSum(const WorkloadOptions& options, const char* name, std::int64_t keys, Assigner assigner) {
+  return runWindowJob(options, name, keys, assigner, [](auto& windowed) { return windowed.sum(&Event::value); });
 }
 
 /// Sums values per window, one long at a time.
@@ -91,19 +97,8 @@ class KeyedWindowSum final : public ProcessWindowFunction<std::int64_t, Event, s
 };
 
 inline WorkloadResult runTumblingAggregateProcess(const WorkloadOptions& options) {
-  auto tally = std::make_shared<Tally>();
-  auto env = StreamExecutionEnvironment::createLocalEnvironment(options.parallelism);
-  auto alignment = std::make_shared<EventTimeAlignment>(options.parallelism, kMaxSourceDrift);
-  env.addSource(GeneratorSource(options.records, options.records_per_milli, true, options.steady_hooks, alignment)
-                    .withKeys(kNumKeys),
-                "generator")
-      .keyBy([](const Event& e) { return e.key; })
-      .window(TumblingEventTimeWindows::of(kWindowSize))
-      .aggregate(SumValues{}, KeyedWindowSum{})
-      .name("window sums")
-      .addSink(WindowResultSink(tally))
-      .name("checksum");
-  return executeJob(env, "tumbling-aggregate-process", options, *tally);
+  return runWindowJob(options, "tumbling-aggregate-process", kNumKeys, TumblingEventTimeWindows::of(kWindowSize),
+                      [](auto& windowed) { return windowed.aggregate(SumValues{}, KeyedWindowSum{}); });
 }
 
 inline WorkloadResult runTumblingSum(const WorkloadOptions& options) {
