@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tidemark/api/job_execution_result.h"
+#include "tidemark/core/job_execution_result.h"
 
 namespace tidemark::cli {
 

@@ -7,7 +7,7 @@
 
 #include "tidemark/connectors/socket_text_source.h"
 #include "tidemark/connectors/text_file_source.h"
-#include "tidemark/runtime/job_runner.h"
+#include "tidemark/internal/runtime/job_runner.h"
 
 namespace tidemark {
 

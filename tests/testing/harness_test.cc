@@ -13,16 +13,16 @@
 
 #include <fmt/format.h>
 
-#include "tidemark/api/output_tag.h"
+#include "tidemark/core/output_tag.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/stream_record.h"
 #include "tidemark/core/time.h"
 #include "tidemark/functions/keyed_process_function.h"
 #include "tidemark/functions/process_function.h"
-#include "tidemark/operators/keyed_process_operator.h"
-#include "tidemark/operators/operator_failure.h"
-#include "tidemark/operators/reduce_operator.h"
-#include "tidemark/operators/stream_operator.h"
+#include "tidemark/internal/operators/keyed_process_operator.h"
+#include "tidemark/internal/core/operator_failure.h"
+#include "tidemark/internal/operators/reduce_operator.h"
+#include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/state/state_descriptor.h"
 #include "tidemark/state/value_state.h"
 #include "tidemark/testing/keyed_one_input_harness.h"

@@ -22,8 +22,8 @@
 
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/time.h"
-#include "tidemark/state/heap/erased_key.h"
-#include "tidemark/state/heap/heap_keyed_state_backend.h"
+#include "tidemark/internal/state/erased_key.h"
+#include "tidemark/internal/state/heap_keyed_state_backend.h"
 #include "tidemark/windowing/trigger.h"
 #include "tidemark/windowing/trigger_context.h"
 #include "tidemark/windowing/trigger_result.h"

@@ -42,13 +42,13 @@
 #include <vector>
 
 #include "tidemark/api/keyed_stream.h"
-#include "tidemark/api/stream_graph.h"
+#include "tidemark/internal/runtime/stream_graph.h"
 #include "tidemark/functions/co_functions.h"
 #include "tidemark/functions/co_process_function.h"
 #include "tidemark/functions/keyed_co_process_function.h"
 #include "tidemark/functions/simple_functions.h"
-#include "tidemark/operators/co_process_operator.h"
-#include "tidemark/operators/keyed_co_process_operator.h"
+#include "tidemark/internal/operators/co_process_operator.h"
+#include "tidemark/internal/operators/keyed_co_process_operator.h"
 
 namespace tidemark {
 

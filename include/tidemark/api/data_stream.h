@@ -21,18 +21,18 @@
 #include <utility>
 #include <vector>
 
-#include "tidemark/api/output_tag.h"
-#include "tidemark/api/stream_graph.h"
-#include "tidemark/api/watermark_strategy.h"
+#include "tidemark/core/output_tag.h"
+#include "tidemark/internal/runtime/stream_graph.h"
+#include "tidemark/eventtime/watermark_strategy.h"
 #include "tidemark/connectors/collect_sink.h"
 #include "tidemark/connectors/print_sink.h"
 #include "tidemark/functions/process_function.h"
 #include "tidemark/functions/simple_functions.h"
 #include "tidemark/functions/sink_function.h"
-#include "tidemark/operators/process_operator.h"
-#include "tidemark/operators/simple_operators.h"
-#include "tidemark/operators/sink_operator.h"
-#include "tidemark/operators/timestamps_and_watermarks_operator.h"
+#include "tidemark/internal/operators/process_operator.h"
+#include "tidemark/internal/operators/simple_operators.h"
+#include "tidemark/internal/operators/sink_operator.h"
+#include "tidemark/internal/operators/timestamps_and_watermarks_operator.h"
 
 namespace tidemark {
 

@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "tidemark/operators/keyed_aggregation_operator.h"
+#include "tidemark/internal/operators/keyed_aggregation_operator.h"
 
 namespace tidemark {
 

@@ -55,11 +55,11 @@
 
 #include "tidemark/api/connected_streams.h"
 #include "tidemark/api/keyed_stream.h"
-#include "tidemark/api/output_tag.h"
+#include "tidemark/core/output_tag.h"
 #include "tidemark/core/time.h"
 #include "tidemark/functions/collector.h"
 #include "tidemark/functions/process_join_function.h"
-#include "tidemark/operators/interval_join_operator.h"
+#include "tidemark/internal/operators/interval_join_operator.h"
 
 namespace tidemark {
 

@@ -25,9 +25,9 @@
 
 #include "tidemark/api/field_aggregations.h"
 #include "tidemark/functions/keyed_process_function.h"
-#include "tidemark/operators/keyed_aggregation_operator.h"
-#include "tidemark/operators/keyed_process_operator.h"
-#include "tidemark/operators/reduce_operator.h"
+#include "tidemark/internal/operators/keyed_aggregation_operator.h"
+#include "tidemark/internal/operators/keyed_process_operator.h"
+#include "tidemark/internal/operators/reduce_operator.h"
 
 namespace tidemark {
 

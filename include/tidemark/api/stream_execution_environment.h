@@ -27,10 +27,10 @@
 #include <vector>
 
 #include "tidemark/api/data_stream.h"
-#include "tidemark/api/job_execution_result.h"
+#include "tidemark/core/job_execution_result.h"
 #include "tidemark/connectors/collection_source.h"
 #include "tidemark/connectors/scripted_source.h"
-#include "tidemark/operators/source_operator.h"
+#include "tidemark/internal/operators/source_operator.h"
 
 namespace tidemark {
 

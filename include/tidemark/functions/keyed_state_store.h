@@ -7,7 +7,7 @@
 // here must be used during the current call only; ask again in the next.
 #pragma once
 
-#include "tidemark/state/heap/heap_keyed_state_backend.h"
+#include "tidemark/internal/state/heap_keyed_state_backend.h"
 
 namespace tidemark {
 

@@ -5,10 +5,10 @@
 #include <optional>
 #include <utility>
 
-#include "tidemark/api/output_tag.h"
+#include "tidemark/core/output_tag.h"
 #include "tidemark/core/stream_record.h"
 #include "tidemark/functions/timer_service.h"
-#include "tidemark/operators/stream_operator.h"
+#include "tidemark/internal/operators/stream_operator.h"
 
 namespace tidemark {
 

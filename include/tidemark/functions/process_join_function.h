@@ -27,13 +27,13 @@
 #include <algorithm>
 #include <utility>
 
-#include "tidemark/api/output_tag.h"
+#include "tidemark/core/output_tag.h"
 #include "tidemark/core/stream_record.h"
 #include "tidemark/core/time.h"
 #include "tidemark/functions/collector.h"
 #include "tidemark/functions/rich_function.h"
 #include "tidemark/functions/runtime_context.h"
-#include "tidemark/operators/stream_operator.h"
+#include "tidemark/internal/operators/stream_operator.h"
 
 namespace tidemark {
 

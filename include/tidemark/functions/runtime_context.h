@@ -15,7 +15,7 @@
 #include <string>
 
 #include "tidemark/state/aggregating_state.h"
-#include "tidemark/state/heap/heap_keyed_state_backend.h"
+#include "tidemark/internal/state/heap_keyed_state_backend.h"
 #include "tidemark/state/list_state.h"
 #include "tidemark/state/map_state.h"
 #include "tidemark/state/reducing_state.h"

@@ -34,7 +34,7 @@
 
 #include "tidemark/core/stream_record.h"
 #include "tidemark/core/time.h"
-#include "tidemark/operators/output.h"
+#include "tidemark/internal/operators/output.h"
 
 namespace tidemark {
 

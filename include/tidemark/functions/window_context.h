@@ -5,11 +5,11 @@
 
 #include <stdexcept>
 
-#include "tidemark/api/output_tag.h"
+#include "tidemark/core/output_tag.h"
 #include "tidemark/core/stream_record.h"
 #include "tidemark/core/void_namespace.h"
 #include "tidemark/functions/keyed_state_store.h"
-#include "tidemark/operators/stream_operator.h"
+#include "tidemark/internal/operators/stream_operator.h"
 
 namespace tidemark {
 

@@ -42,8 +42,8 @@
 #include "tidemark/api/data_stream.h"
 #include "tidemark/functions/keyed_process_function.h"
 #include "tidemark/functions/simple_functions.h"
-#include "tidemark/operators/keyed_process_operator.h"
-#include "tidemark/operators/stream_operator.h"
+#include "tidemark/internal/operators/keyed_process_operator.h"
+#include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/testing/one_input_harness.h"
 
 namespace tidemark {

@@ -64,19 +64,19 @@
 
 #include <fmt/format.h>
 
-#include "tidemark/api/output_tag.h"
+#include "tidemark/core/output_tag.h"
 #include "tidemark/core/describe.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/stream_record.h"
 #include "tidemark/core/time.h"
 #include "tidemark/functions/process_function.h"
-#include "tidemark/operators/operator_failure.h"
-#include "tidemark/operators/keyed_operator_stats.h"
-#include "tidemark/operators/output.h"
-#include "tidemark/operators/process_operator.h"
-#include "tidemark/operators/stream_operator.h"
-#include "tidemark/runtime/manual_processing_time_service.h"
-#include "tidemark/runtime/operator_time_service.h"
+#include "tidemark/internal/core/operator_failure.h"
+#include "tidemark/internal/operators/keyed_operator_stats.h"
+#include "tidemark/internal/operators/output.h"
+#include "tidemark/internal/operators/process_operator.h"
+#include "tidemark/internal/operators/stream_operator.h"
+#include "tidemark/internal/time/manual_processing_time_service.h"
+#include "tidemark/internal/runtime/operator_time_service.h"
 #include "tidemark/testing/test_harness_output.h"
 
 namespace tidemark {

@@ -48,11 +48,11 @@
 
 #include <fmt/format.h>
 
-#include "tidemark/api/output_tag.h"
+#include "tidemark/core/output_tag.h"
 #include "tidemark/core/describe.h"
 #include "tidemark/core/stream_record.h"
 #include "tidemark/core/time.h"
-#include "tidemark/operators/output.h"
+#include "tidemark/internal/operators/output.h"
 
 namespace tidemark {
 

@@ -29,7 +29,7 @@
 
 #include "tidemark/core/stream_record.h"
 #include "tidemark/core/time.h"
-#include "tidemark/operators/stream_operator.h"
+#include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/testing/one_input_harness.h"
 
 namespace tidemark {

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "tidemark/core/time.h"
-#include "tidemark/state/heap/erased_key.h"
-#include "tidemark/state/heap/heap_keyed_state_backend.h"
+#include "tidemark/internal/state/erased_key.h"
+#include "tidemark/internal/state/heap_keyed_state_backend.h"
 
 namespace tidemark {
 

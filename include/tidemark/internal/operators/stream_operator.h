@@ -1,0 +1,218 @@
+// The operator contract: what the runtime calls on an operator, in which order,
+// from which thread.
+//
+// Lifecycle, all on the owning task's thread:
+//   setup(context) -> open() -> { processElement | processWatermark |
+//   processWatermarkStatus | timer callbacks }* -> finish() -> close().
+// - finish() runs once every input has ended (after the final MAX watermark of
+//   a bounded input); an operator may still emit in it. close() releases
+//   resources and must not emit. close() also runs when the job fails, after
+//   open() succeeded, and then finish() may not have run.
+// - Event-time timers fire inside processWatermark, before the watermark is
+//   forwarded, so their outputs precede it downstream.
+// - Outputs: one main output and any number of side outputs, each consumed by
+//   zero or more downstream operators. Watermarks and status go to all.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "tidemark/core/output_tag.h"
+#include "tidemark/core/key_group.h"
+#include "tidemark/core/time.h"
+#include "tidemark/functions/runtime_context.h"
+#include "tidemark/internal/operators/output.h"
+#include "tidemark/internal/time/processing_time_service.h"
+#include "tidemark/internal/time/watermark_valve.h"
+
+namespace tidemark::internal {
+
+/// Where an operator instance runs; handed to it in setup().
+struct OperatorContext {
+  std::string name = "operator";
+  int subtask_index = 0;
+  int parallelism = 1;
+  int max_parallelism = kDefaultMaxParallelism;
+  KeyGroupRange key_group_range{0, kDefaultMaxParallelism - 1};
+  Duration auto_watermark_interval = 200;
+  ProcessingTimeService* time_service = nullptr;
+
+  /// What a user function may learn about where it runs.
+  RuntimeContext runtimeContext() const { return RuntimeContext(name, subtask_index, parallelism, max_parallelism); }
+
+  /// "operator 'name' (subtask 1/2)": how errors name the operator.
+  std::string description() const {
+    return fmt::format("operator '{}' (subtask {}/{})", name, subtask_index + 1, parallelism);
+  }
+};
+
+/// Named counters an operator reports when the job ends (for example a window
+/// operator's numLateRecordsDropped); the job sums them over subtasks.
+class CounterReport {
+ public:
+  void add(std::string name, std::uint64_t value) {
+    for (auto& [existing, total] : counters_) {
+      if (existing == name) {
+        total += value;
+        return;
+      }
+    }
+    counters_.emplace_back(std::move(name), value);
+  }
+  const std::vector<std::pair<std::string, std::uint64_t>>& counters() const { return counters_; }
+
+ private:
+  std::vector<std::pair<std::string, std::uint64_t>> counters_;
+};
+
+class OperatorBase {
+ public:
+  virtual ~OperatorBase() = default;
+
+  void setup(OperatorContext context) { context_ = std::move(context); }
+  virtual void open() {}
+  virtual void finish() {}
+  virtual void close() {}
+
+  const OperatorContext& context() const { return context_; }
+  ProcessingTimeService& processingTimeService() const { return *context_.time_service; }
+
+  /// The element type of the main output (for the planner's type checks).
+  virtual std::type_index outputType() const = 0;
+
+  /// Records this operator received (a metric; read after the job ended).
+  std::uint64_t recordsIn() const { return records_in_; }
+  void addRecordsIn(std::uint64_t n) { records_in_ += n; }
+  /// Add this operator's own counters to `report` (read after the job ended).
+  virtual void reportCounters(CounterReport& report) const { (void)report; }
+
+  /// Wiring, done by the planner before open().
+  void setMainOutput(OutputBase* output) { main_output_ = output; }
+  void setSideOutput(int tag_id, OutputBase* output) { side_outputs_.emplace_back(tag_id, output); }
+
+  /// Send `record` to the side output `tag`; dropped when nobody reads it.
+  template <class X>
+  void emitSideOutput(const OutputTag<X>& tag, StreamRecord<X>& record) {
+    for (auto& [id, output] : side_outputs_) {
+      if (id == tag.internalId()) {
+        static_cast<Output<X>*>(output)->collect(record);
+        return;
+      }
+    }
+  }
+
+ protected:
+  /// Forward a watermark to the main output and every side output.
+  void emitWatermarkToAll(Timestamp watermark) {
+    main_output_->emitWatermark(watermark);
+    for (auto& side : side_outputs_) side.second->emitWatermark(watermark);
+  }
+
+  void emitWatermarkStatusToAll(WatermarkStatus status) {
+    main_output_->emitWatermarkStatus(status);
+    for (auto& side : side_outputs_) side.second->emitWatermarkStatus(status);
+  }
+
+  OutputBase* mainOutputBase() const { return main_output_; }
+
+ private:
+  OperatorContext context_;
+  std::uint64_t records_in_ = 0;
+  OutputBase* main_output_ = nullptr;
+  std::vector<std::pair<int, OutputBase*>> side_outputs_;
+};
+
+/// An operator with one input of type IN and a main output of type OUT.
+template <class IN, class OUT>
+class OneInputOperator : public OperatorBase, public Input<IN> {
+ public:
+  using InputType = IN;
+  using OutputType = OUT;
+
+  std::type_index outputType() const final { return typeid(OUT); }
+
+  void processWatermark(Timestamp watermark) override { emitWatermarkToAll(watermark); }
+  void processWatermarkStatus(WatermarkStatus status) override { emitWatermarkStatusToAll(status); }
+
+ protected:
+  Output<OUT>& output() { return *static_cast<Output<OUT>*>(mainOutputBase()); }
+};
+
+/// An operator with two inputs (connect): each input's watermark comes from
+/// its own valve; the operator's event time is the minimum over the inputs
+/// that are not idle (SEMANTICS 2.3), and only strict increases go further.
+template <class IN1, class IN2, class OUT>
+class TwoInputOperator : public OperatorBase {
+ public:
+  using FirstInputType = IN1;
+  using SecondInputType = IN2;
+  using OutputType = OUT;
+
+  std::type_index outputType() const final { return typeid(OUT); }
+
+  virtual void processElement1(StreamRecord<IN1>& record) = 0;
+  virtual void processElement2(StreamRecord<IN2>& record) = 0;
+
+  void processWatermark1(Timestamp watermark) { apply(combined_.updateWatermark(0, watermark)); }
+  void processWatermark2(Timestamp watermark) { apply(combined_.updateWatermark(1, watermark)); }
+  void processWatermarkStatus1(WatermarkStatus status) { apply(combined_.updateStatus(0, status)); }
+  void processWatermarkStatus2(WatermarkStatus status) { apply(combined_.updateStatus(1, status)); }
+
+  /// The combined watermark advanced; keyed operators fire timers here first.
+  virtual void processWatermark(Timestamp watermark) { emitWatermarkToAll(watermark); }
+
+ protected:
+  Output<OUT>& output() { return *static_cast<Output<OUT>*>(mainOutputBase()); }
+
+ private:
+  void apply(const WatermarkOutput& combined) {
+    if (combined.watermark) processWatermark(*combined.watermark);
+    if (combined.status) emitWatermarkStatusToAll(*combined.status);
+  }
+
+  CombinedWatermark combined_{2};
+};
+
+/// Adapts one side of a TwoInputOperator to the Input interface.
+template <class IN1, class IN2, class OUT>
+class FirstInputOf final : public Input<IN1> {
+ public:
+  explicit FirstInputOf(TwoInputOperator<IN1, IN2, OUT>& op) : op_(op) {}
+  void processElement(StreamRecord<IN1>& record) override { op_.processElement1(record); }
+  void processWatermark(Timestamp watermark) override { op_.processWatermark1(watermark); }
+  void processWatermarkStatus(WatermarkStatus status) override { op_.processWatermarkStatus1(status); }
+
+ private:
+  TwoInputOperator<IN1, IN2, OUT>& op_;
+};
+
+template <class IN1, class IN2, class OUT>
+class SecondInputOf final : public Input<IN2> {
+ public:
+  explicit SecondInputOf(TwoInputOperator<IN1, IN2, OUT>& op) : op_(op) {}
+  void processElement(StreamRecord<IN2>& record) override { op_.processElement2(record); }
+  void processWatermark(Timestamp watermark) override { op_.processWatermark2(watermark); }
+  void processWatermarkStatus(WatermarkStatus status) override { op_.processWatermarkStatus2(status); }
+
+ private:
+  TwoInputOperator<IN1, IN2, OUT>& op_;
+};
+
+}  // namespace tidemark::internal
+
+namespace tidemark {
+
+/// The operator interface DataStream::transform takes (Flink's
+/// OneInputStreamOperator): override processElement(StreamRecord<IN>&) and,
+/// as needed, processWatermark / processWatermarkStatus (call the base to
+/// forward) and open / finish / close; emit with output().collect(record).
+template <class IN, class OUT>
+using OneInputStreamOperator = internal::OneInputOperator<IN, OUT>;
+
+}  // namespace tidemark

@@ -1,0 +1,81 @@
+// A task: one parallel subtask of an operator chain.
+//
+// A task owns its chain's operator instances, the outputs that connect them,
+// the record writers at the chain's tail, and the input processors at its head
+// (none for a source task). It is driven from outside by an executor — one
+// thread per task in real time, the deterministic scheduler in simulated time —
+// which calls open(), then processInput() / the source, then finish(), then
+// close(). A task is never used from two threads at once.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tidemark/internal/operators/output.h"
+#include "tidemark/internal/operators/source_operator.h"
+#include "tidemark/internal/operators/stream_operator.h"
+#include "tidemark/internal/runtime/input_processor.h"
+#include "tidemark/internal/time/processing_time_service.h"
+#include "tidemark/internal/runtime/record_writer.h"
+#include "tidemark/internal/runtime/task_wakeup.h"
+
+namespace tidemark::internal {
+
+class Task {
+ public:
+  Task(std::string name, int subtask_index, int parallelism);
+  Task(const Task&) = delete;
+  Task& operator=(const Task&) = delete;
+
+  /// "chain name (subtask 1/2)".
+  std::string description() const;
+  int subtaskIndex() const { return subtask_index_; }
+
+  // ---- built by the planner ----
+  /// Append an operator; operators are kept in chain (topological) order.
+  OperatorBase& addOperator(std::unique_ptr<OperatorBase> op);
+  /// Keep an output (chaining, broadcasting, writer) alive for the task's life.
+  template <class O>
+  O& own(std::unique_ptr<O> output) {
+    O& ref = *output;
+    owned_.push_back(std::unique_ptr<void, void (*)(void*)>(output.release(), [](void* p) { delete static_cast<O*>(p); }));
+    return ref;
+  }
+  void addWriter(ChannelWriter& writer) { writers_.push_back(&writer); }
+  void addInput(std::unique_ptr<InputProcessor> input) { inputs_.push_back(std::move(input)); }
+  void setTimeService(std::unique_ptr<ProcessingTimeService> service) { time_service_ = std::move(service); }
+  ProcessingTimeService& timeService() { return *time_service_; }
+  TaskWakeup& wakeup() { return wakeup_; }
+
+  // ---- driven by an executor ----
+  void open();
+  bool isSource() const { return inputs_.empty(); }
+  SourceOperatorBase& sourceOperator();
+  /// Process at most one batch from the inputs (round robin over inputs).
+  InputProcessor::Result processInput();
+  /// finish() every operator in chain order, then end every output channel.
+  void finish();
+  /// close() every opened operator; errors are swallowed (the job's first
+  /// failure is what gets reported).
+  void close() noexcept;
+  void flushOutputs();
+  bool outputsHaveSpace() const;
+  bool finished() const { return finished_; }
+
+ private:
+  std::string name_;
+  int subtask_index_;
+  int parallelism_;
+  std::vector<std::unique_ptr<OperatorBase>> operators_;
+  std::vector<std::unique_ptr<void, void (*)(void*)>> owned_;
+  std::vector<ChannelWriter*> writers_;
+  std::vector<std::unique_ptr<InputProcessor>> inputs_;
+  std::unique_ptr<ProcessingTimeService> time_service_;
+  TaskWakeup wakeup_;
+  std::size_t next_input_ = 0;
+  std::size_t opened_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace tidemark::internal

@@ -1,0 +1,246 @@
+// Keyed state of one operator subtask, kept in memory: the current key, and
+// every state the operator registered, stored per key group.
+//
+// Contract:
+// - The backend owns the key groups in `range` out of `max_parallelism`.
+//   setCurrentKey() with a key whose group is outside the range throws
+//   std::logic_error naming the group and the range: the record reached the
+//   wrong subtask, which is a partitioning bug, not a user error to skip.
+// - State objects are created on first request and owned by the backend;
+//   the returned references stay valid as long as the backend. Asking again
+//   with the same name returns the same object (the new descriptor's default
+//   value or function is ignored); the same name with a different state kind,
+//   value type or namespace type throws std::logic_error naming the state.
+// - Every state reads and writes the entry of the current key. Using a state
+//   before the first setCurrentKey() throws std::logic_error.
+// - getState() and friends are getPartitionedState<VoidNamespace>() seen
+//   through the public interface; window operators use getPartitionedState<W>()
+//   and point the state at a window with setCurrentNamespace().
+// - Not thread-safe by design: one task thread owns a backend and all its
+//   states, so there are no locks on the per-record path.
+//
+// Example:
+//   HeapKeyedStateBackend<std::string> backend(KeyGroupRange{0, 127}, 128);
+//   ValueState<long>& count = backend.getState(ValueStateDescriptor<long>("count", 0L));
+//   backend.setCurrentKey("alice");
+//   count.update(*count.value() + 1);   // alice: 1
+//   backend.setCurrentKey("bob");
+//   count.value();                      // 0, the default: bob has no entry
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "tidemark/core/key_group.h"
+#include "tidemark/core/void_namespace.h"
+#include "tidemark/state/aggregating_state.h"
+#include "tidemark/internal/state/heap_aggregating_state.h"
+#include "tidemark/internal/state/heap_list_state.h"
+#include "tidemark/internal/state/heap_map_state.h"
+#include "tidemark/internal/state/heap_reducing_state.h"
+#include "tidemark/internal/state/heap_value_state.h"
+#include "tidemark/internal/state/state_table.h"
+#include "tidemark/state/list_state.h"
+#include "tidemark/state/map_state.h"
+#include "tidemark/state/reducing_state.h"
+#include "tidemark/state/state_descriptor.h"
+#include "tidemark/state/value_state.h"
+
+namespace tidemark::internal {
+
+template <class K>
+class HeapKeyedStateBackend {
+ public:
+  /// Throws std::invalid_argument unless 1 <= max_parallelism <= kUpperBoundMaxParallelism
+  /// and a non-empty `range` lies within [0, max_parallelism).
+  HeapKeyedStateBackend(KeyGroupRange range, int max_parallelism)
+      : range_(range), key_groups_(max_parallelism) {
+    if (max_parallelism < 1 || max_parallelism > kUpperBoundMaxParallelism) {
+      throw std::invalid_argument(fmt::format("max parallelism {} is not in [1, {}]", max_parallelism,
+                                              kUpperBoundMaxParallelism));
+    }
+    if (range.size() > 0 && (range.start < 0 || range.end >= max_parallelism)) {
+      throw std::invalid_argument(fmt::format("key group range [{}, {}] is not within [0, {}]", range.start,
+                                              range.end, max_parallelism - 1));
+    }
+  }
+
+  // States point at current_key_; moving the backend would leave them dangling.
+  HeapKeyedStateBackend(const HeapKeyedStateBackend&) = delete;
+  HeapKeyedStateBackend& operator=(const HeapKeyedStateBackend&) = delete;
+
+  KeyGroupRange getKeyGroupRange() const { return range_; }
+  int getMaxParallelism() const { return key_groups_.maxParallelism(); }
+
+  /// Make `key` current, computing its key group.
+  void setCurrentKey(const K& key)
+    requires StablyHashable<K>
+  {
+    setCurrentKey(key, key_groups_.keyGroupOf(key));
+  }
+
+  /// Make `key` current when the caller already knows its group (from the
+  /// partitioner); the group is checked against the range, not recomputed.
+  void setCurrentKey(const K& key, int key_group) {
+    if (!range_.contains(key_group)) {
+      throw std::logic_error(fmt::format(
+          "key group {} is outside this state backend's key group range [{}, {}] (max parallelism {}): "
+          "the record was routed to the wrong subtask",
+          key_group, range_.start, range_.end, key_groups_.maxParallelism()));
+    }
+    current_key_.key = key;
+    current_key_.key_group_index = key_group - range_.start;
+  }
+
+  /// Throws std::logic_error before the first setCurrentKey().
+  const K& getCurrentKey() const {
+    requireCurrentKey();
+    return *current_key_.key;
+  }
+
+  /// Throws std::logic_error before the first setCurrentKey().
+  int getCurrentKeyGroup() const {
+    requireCurrentKey();
+    return range_.start + current_key_.key_group_index;
+  }
+
+  template <class V>
+  ValueState<V>& getState(const ValueStateDescriptor<V>& descriptor) {
+    return getPartitionedState<VoidNamespace>(descriptor);
+  }
+  template <class V>
+  ListState<V>& getListState(const ListStateDescriptor<V>& descriptor) {
+    return getPartitionedState<VoidNamespace>(descriptor);
+  }
+  template <class UK, class UV>
+  MapState<UK, UV>& getMapState(const MapStateDescriptor<UK, UV>& descriptor) {
+    return getPartitionedState<VoidNamespace>(descriptor);
+  }
+  template <class V>
+  ReducingState<V>& getReducingState(const ReducingStateDescriptor<V>& descriptor) {
+    return getPartitionedState<VoidNamespace>(descriptor);
+  }
+  template <class IN, class ACC, class OUT>
+  AggregatingState<IN, OUT>& getAggregatingState(const AggregatingStateDescriptor<IN, ACC, OUT>& descriptor) {
+    return getPartitionedState<VoidNamespace>(descriptor);
+  }
+
+  template <class N, class V>
+  InternalValueState<K, N, V>& getPartitionedState(const ValueStateDescriptor<V>& descriptor) {
+    return getOrCreate<HeapValueState<K, N, V>>(descriptor);
+  }
+  template <class N, class V>
+  InternalListState<K, N, V>& getPartitionedState(const ListStateDescriptor<V>& descriptor) {
+    return getOrCreate<HeapListState<K, N, V>>(descriptor);
+  }
+  template <class N, class UK, class UV>
+  InternalMapState<K, N, UK, UV>& getPartitionedState(const MapStateDescriptor<UK, UV>& descriptor) {
+    return getOrCreate<HeapMapState<K, N, UK, UV>>(descriptor);
+  }
+  template <class N, class V>
+  InternalReducingState<K, N, V>& getPartitionedState(const ReducingStateDescriptor<V>& descriptor) {
+    return getOrCreate<HeapReducingState<K, N, V>>(descriptor);
+  }
+  template <class N, class IN, class ACC, class OUT>
+  InternalAggregatingState<K, N, IN, ACC, OUT>& getPartitionedState(
+      const AggregatingStateDescriptor<IN, ACC, OUT>& descriptor) {
+    return getOrCreate<HeapAggregatingState<K, N, IN, ACC, OUT>>(descriptor);
+  }
+
+  /// Live entries (one per key and namespace with a value) over all states;
+  /// it returns to zero once every entry has been cleared.
+  std::size_t numStateEntries() const {
+    std::size_t total = 0;
+    for (const auto& [name, state] : states_) {
+      total += state->numEntries();
+    }
+    return total;
+  }
+
+  /// Live entries of one state; 0 for a name that was never registered.
+  std::size_t numStateEntries(std::string_view state_name) const {
+    auto it = states_.find(absl::string_view(state_name.data(), state_name.size()));
+    return it == states_.end() ? 0 : it->second->numEntries();
+  }
+
+  /// Distinct keys holding an entry in one state; 0 for a name never registered.
+  /// O(1) per key group for key-only state, O(entries) for namespaced state.
+  std::size_t numKeys(std::string_view state_name) const {
+    auto it = states_.find(absl::string_view(state_name.data(), state_name.size()));
+    return it == states_.end() ? 0 : it->second->numKeys();
+  }
+
+ private:
+  // Type-erased registry entry; the concrete state type (kind, key, namespace
+  // and value types together) is recovered with dynamic_cast, which is what
+  // detects a name reused with another kind or type.
+  class RegisteredState {
+   public:
+    explicit RegisteredState(StateKind kind) : kind_(kind) {}
+    virtual ~RegisteredState() = default;
+    RegisteredState(const RegisteredState&) = delete;
+    RegisteredState& operator=(const RegisteredState&) = delete;
+
+    StateKind kind() const { return kind_; }
+    virtual std::size_t numEntries() const = 0;
+    virtual std::size_t numKeys() const = 0;
+
+   private:
+    StateKind kind_;
+  };
+
+  template <class StateT>
+  class Registered final : public RegisteredState {
+   public:
+    template <class Descriptor>
+    Registered(const Descriptor& descriptor, const CurrentKeyContext<K>& context, int num_key_groups)
+        : RegisteredState(descriptor.getKind()), state(descriptor, context, num_key_groups) {}
+
+    std::size_t numEntries() const override { return state.numEntries(); }
+    std::size_t numKeys() const override { return state.numKeys(); }
+
+    StateT state;
+  };
+
+  template <class StateT, class Descriptor>
+  StateT& getOrCreate(const Descriptor& descriptor) {
+    const std::string& name = descriptor.getName();
+    if (auto it = states_.find(name); it != states_.end()) {
+      if (auto* registered = dynamic_cast<Registered<StateT>*>(it->second.get())) {
+        return registered->state;
+      }
+      const StateKind existing = it->second->kind();
+      if (existing != descriptor.getKind()) {
+        throw std::logic_error(fmt::format("state '{}' is a {} and cannot also be used as a {}", name,
+                                           stateKindName(existing), stateKindName(descriptor.getKind())));
+      }
+      throw std::logic_error(fmt::format("state '{}' is a {} of different value or namespace types than requested",
+                                         name, stateKindName(existing)));
+    }
+    auto registered = std::make_unique<Registered<StateT>>(descriptor, current_key_, range_.size());
+    StateT& state = registered->state;
+    states_.emplace(name, std::move(registered));
+    return state;
+  }
+
+  void requireCurrentKey() const {
+    if (current_key_.key_group_index < 0) {
+      throw std::logic_error("the keyed state backend has no current key yet");
+    }
+  }
+
+  KeyGroupRange range_;
+  KeyGroupAssigner key_groups_;
+  CurrentKeyContext<K> current_key_;
+  absl::flat_hash_map<std::string, std::unique_ptr<RegisteredState>> states_;
+};
+
+}  // namespace tidemark::internal

@@ -1,0 +1,327 @@
+#include "tidemark/internal/runtime/job_runner.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "tidemark/internal/runtime/job_context.h"
+#include "tidemark/internal/runtime/operator_time_service.h"
+#include "tidemark/internal/runtime/real_time_executor.h"
+#include "tidemark/internal/runtime/simulated_executor.h"
+
+namespace tidemark::internal {
+namespace {
+
+/// The two executors behind one face, so planning does not care which runs.
+class Executor {
+ public:
+  explicit Executor(const ExecutionSettings& settings) {
+    if (settings.simulated_start) {
+      simulated_ = std::make_unique<SimulatedExecutor>(*settings.simulated_start);
+    } else {
+      real_ = std::make_unique<RealTimeExecutor>(settings.buffer_timeout);
+    }
+  }
+  bool simulated() const { return simulated_ != nullptr; }
+  std::unique_ptr<ProcessingTimeService> createTimeService(Task& task) {
+    return simulated_ ? simulated_->createTimeService(task) : real_->createTimeService(task);
+  }
+  BackpressureListener* backpressureListenerFor(Task& task) {
+    return simulated_ ? simulated_->backpressureListenerFor(task) : nullptr;
+  }
+  void run(const std::vector<Task*>& tasks, JobContext& job) {
+    if (simulated_) {
+      simulated_->run(tasks, job);
+    } else {
+      real_->run(tasks, job);
+    }
+  }
+
+ private:
+  std::unique_ptr<SimulatedExecutor> simulated_;
+  std::unique_ptr<RealTimeExecutor> real_;
+};
+
+/// A planned job: resolved parallelism and partitioning, chains, tasks, channels.
+class JobPlan {
+ public:
+  JobPlan(const StreamGraph& graph, const ExecutionSettings& settings)
+      : graph_(graph), settings_(settings), executor_(settings) {}
+
+  void build() {
+    resolveParallelism();
+    resolvePartitioning();
+    throwIfInvalid();
+    buildChains();
+    createTasks();
+    createChannels();
+    for (std::size_t n = 0; n < graph_.size(); ++n) wireOutputs(static_cast<int>(n));
+    wireInputs();
+  }
+
+  void run(JobContext& job) {
+    for (auto& channel : channels_) {
+      ChannelBase* c = channel.get();
+      job.onCancel([c] { c->cancel(); });
+    }
+    std::vector<Task*> tasks;
+    for (auto& task : tasks_) tasks.push_back(task.get());
+    executor_.run(tasks, job);
+  }
+
+  std::vector<OperatorMetrics> metrics() const {
+    std::vector<OperatorMetrics> result;
+    for (std::size_t n = 0; n < graph_.size(); ++n) {
+      OperatorMetrics m{graph_.node(static_cast<int>(n)).name, parallelism_[n], 0, {}};
+      CounterReport report;
+      for (auto* op : operators_[n]) {
+        m.records_in += op->recordsIn();
+        op->reportCounters(report);
+      }
+      m.counters = report.counters();
+      result.push_back(m);
+    }
+    return result;
+  }
+
+ private:
+  const StreamNode& node(int id) const { return graph_.node(id); }
+
+  void resolveParallelism() {
+    for (std::size_t n = 0; n < graph_.size(); ++n) {
+      const StreamNode& sn = node(static_cast<int>(n));
+      int p = sn.parallelism > 0 ? sn.parallelism : (sn.non_parallel ? 1 : settings_.parallelism);
+      if (sn.parallelism == 0 || sn.parallelism < -1) {
+        problems_.push_back(fmt::format("operator '{}': parallelism {} must be at least 1", sn.name, sn.parallelism));
+        p = 1;
+      }
+      if (sn.non_parallel && p != 1) {
+        problems_.push_back(fmt::format("operator '{}' is not parallel: its parallelism must be 1, not {}", sn.name, p));
+      }
+      if (p > settings_.max_parallelism) {
+        problems_.push_back(fmt::format("operator '{}': parallelism {} exceeds the max parallelism {}", sn.name, p,
+                                        settings_.max_parallelism));
+      }
+      parallelism_.push_back(p);
+    }
+  }
+
+  void resolvePartitioning() {
+    partitioning_.resize(graph_.size());
+    for (std::size_t n = 0; n < graph_.size(); ++n) {
+      const StreamNode& target = node(static_cast<int>(n));
+      for (const StreamEdge& edge : target.inputs) {
+        const bool same = parallelism_[static_cast<std::size_t>(edge.source_node)] == parallelism_[n];
+        PartitionerKind kind = edge.partitioning.value_or(same ? PartitionerKind::FORWARD : PartitionerKind::REBALANCE);
+        if (kind == PartitionerKind::FORWARD && !same) {
+          problems_.push_back(fmt::format(
+              "forward partitioning from '{}' (parallelism {}) to '{}' (parallelism {}) needs equal parallelism",
+              node(edge.source_node).name, parallelism_[static_cast<std::size_t>(edge.source_node)], target.name,
+              parallelism_[n]));
+        }
+        partitioning_[n].push_back(kind);
+      }
+    }
+  }
+
+  void throwIfInvalid() const {
+    std::vector<std::string> problems = problems_;
+    if (graph_.size() == 0) problems.push_back("the job has no operators: define a source and a sink first");
+    if (settings_.max_parallelism < 1 || settings_.max_parallelism > kUpperBoundMaxParallelism) {
+      problems.push_back(fmt::format("max parallelism {} is not in [1, {}]", settings_.max_parallelism,
+                                     kUpperBoundMaxParallelism));
+    }
+    if (problems.empty()) return;
+    std::string message = fmt::format("the job is invalid ({} problem{}):", problems.size(), problems.size() > 1 ? "s" : "");
+    for (const auto& p : problems) message += "\n  - " + p;
+    throw InvalidProgramException(message);
+  }
+
+  bool chainedToUpstream(int n) const {
+    const StreamNode& sn = node(n);
+    if (sn.num_inputs != 1 || sn.inputs.size() != 1 || !sn.chaining_allowed) return false;
+    const StreamEdge& edge = sn.inputs.front();
+    const auto un = static_cast<std::size_t>(edge.source_node);
+    return partitioning_[static_cast<std::size_t>(n)].front() == PartitionerKind::FORWARD &&
+           parallelism_[un] == parallelism_[static_cast<std::size_t>(n)] && node(edge.source_node).chaining_allowed;
+  }
+
+  void buildChains() {
+    head_.resize(graph_.size());
+    for (std::size_t n = 0; n < graph_.size(); ++n) {
+      const int id = static_cast<int>(n);
+      head_[n] = chainedToUpstream(id) ? head_[static_cast<std::size_t>(node(id).inputs.front().source_node)] : id;
+      chain_members_[head_[n]].push_back(id);
+    }
+  }
+
+  void createTasks() {
+    operators_.resize(graph_.size());
+    tasks_of_.resize(graph_.size());
+    for (auto& [head, members] : chain_members_) {
+      std::string name;
+      for (int m : members) name += (name.empty() ? "" : " -> ") + node(m).name;
+      const int p = parallelism_[static_cast<std::size_t>(head)];
+      for (int subtask = 0; subtask < p; ++subtask) {
+        auto task = std::make_unique<Task>(name, subtask, p);
+        task->setTimeService(executor_.createTimeService(*task));
+        for (int m : members) addOperator(*task, m, subtask);
+        tasks_.push_back(std::move(task));
+      }
+    }
+  }
+
+  void addOperator(Task& task, int n, int subtask) {
+    const StreamNode& sn = node(n);
+    const int p = parallelism_[static_cast<std::size_t>(n)];
+    OperatorContext context;
+    context.name = sn.name;
+    context.subtask_index = subtask;
+    context.parallelism = p;
+    context.max_parallelism = settings_.max_parallelism;
+    context.key_group_range = computeKeyGroupRangeForOperatorIndex(settings_.max_parallelism, p, subtask);
+    context.auto_watermark_interval = settings_.auto_watermark_interval;
+    context.time_service = &task.own(std::make_unique<OperatorTimeService>(task.timeService(), context.description()));
+    auto op = sn.createOperator();
+    op->setup(std::move(context));
+    operators_[static_cast<std::size_t>(n)].push_back(&task.addOperator(std::move(op)));
+    tasks_of_[static_cast<std::size_t>(n)].push_back(&task);
+  }
+
+  /// channels_of_[target][edge][producer][consumer], for edges between tasks.
+  void createChannels() {
+    const bool blocking = !executor_.simulated();
+    channels_of_.resize(graph_.size());
+    for (std::size_t t = 0; t < graph_.size(); ++t) {
+      const StreamNode& target = node(static_cast<int>(t));
+      channels_of_[t].resize(target.inputs.size());
+      if (head_[t] != static_cast<int>(t)) continue;  // chained: no channels
+      for (std::size_t e = 0; e < target.inputs.size(); ++e) {
+        const StreamEdge& edge = target.inputs[e];
+        const int producers = parallelism_[static_cast<std::size_t>(edge.source_node)];
+        channels_of_[t][e].assign(static_cast<std::size_t>(producers),
+                                  std::vector<ChannelBase*>(static_cast<std::size_t>(parallelism_[t]), nullptr));
+        for (int u = 0; u < producers; ++u) {
+          for (int d = 0; d < parallelism_[t]; ++d) {
+            if (partitioning_[t][e] == PartitionerKind::FORWARD && u != d) continue;
+            channels_.push_back(edge.element_type->createChannel(settings_.channel_capacity_batches, blocking));
+            channels_of_[t][e][static_cast<std::size_t>(u)][static_cast<std::size_t>(d)] = channels_.back().get();
+          }
+        }
+      }
+    }
+  }
+
+  /// The output feeding one edge from producer subtask `u`.
+  OutputBase& outputForEdge(std::size_t t, std::size_t e, int u) {
+    const StreamNode& target = node(static_cast<int>(t));
+    const StreamEdge& edge = target.inputs[e];
+    const auto un = static_cast<std::size_t>(edge.source_node);
+    Task& task = *tasks_of_[un][static_cast<std::size_t>(u)];
+    if (head_[t] != static_cast<int>(t)) {
+      OperatorBase& op = *operators_[t][static_cast<std::size_t>(u)];
+      return edge.element_type->createChainingOutput(task, target.inputOf(op, edge.target_input, task), op);
+    }
+    std::vector<ChannelBase*> channels;
+    for (ChannelBase* c : channels_of_[t][e][static_cast<std::size_t>(u)]) {
+      if (c != nullptr) channels.push_back(c);
+    }
+    const bool flush_every = !executor_.simulated() && settings_.buffer_timeout == 0;
+    BackpressureListener* backpressure = executor_.backpressureListenerFor(task);
+    if (partitioning_[t][e] == PartitionerKind::KEY_GROUP) {
+      return edge.keyed_writer(task, channels, settings_.max_parallelism, flush_every, backpressure);
+    }
+    return edge.element_type->createWriter(task, partitioning_[t][e], channels, u, flush_every, backpressure);
+  }
+
+  void wireOutputs(int n) {
+    const auto nn = static_cast<std::size_t>(n);
+    for (int u = 0; u < parallelism_[nn]; ++u) {
+      std::map<int, std::vector<OutputBase*>> by_tag;  // -1: main output
+      std::map<int, const TypeOps*> tag_types;
+      for (std::size_t t = nn + 1; t < graph_.size(); ++t) {
+        const StreamNode& target = node(static_cast<int>(t));
+        for (std::size_t e = 0; e < target.inputs.size(); ++e) {
+          if (target.inputs[e].source_node != n) continue;
+          by_tag[target.inputs[e].side_output_tag].push_back(&outputForEdge(t, e, u));
+          tag_types[target.inputs[e].side_output_tag] = target.inputs[e].element_type;
+        }
+      }
+      OperatorBase& op = *operators_[nn][static_cast<std::size_t>(u)];
+      Task& task = *tasks_of_[nn][static_cast<std::size_t>(u)];
+      const auto& main = by_tag[-1];
+      const TypeOps& main_type = *node(n).output_type;
+      op.setMainOutput(main.empty()       ? &main_type.createDiscardingOutput(task)
+                       : main.size() == 1 ? main.front()
+                                          : &main_type.createBroadcastingOutput(task, main));
+      for (auto& [tag, outputs] : by_tag) {
+        if (tag < 0) continue;
+        op.setSideOutput(tag, outputs.size() == 1 ? outputs.front()
+                                                  : &tag_types[tag]->createBroadcastingOutput(task, outputs));
+      }
+    }
+  }
+
+  void wireInputs() {
+    for (std::size_t t = 0; t < graph_.size(); ++t) {
+      const StreamNode& target = node(static_cast<int>(t));
+      if (head_[t] != static_cast<int>(t) || target.num_inputs == 0) continue;
+      for (int d = 0; d < parallelism_[t]; ++d) {
+        Task& task = *tasks_of_[t][static_cast<std::size_t>(d)];
+        OperatorBase& op = *operators_[t][static_cast<std::size_t>(d)];
+        for (int input = 0; input < target.num_inputs; ++input) {
+          std::vector<ChannelBase*> channels;
+          const TypeOps* type = nullptr;
+          for (std::size_t e = 0; e < target.inputs.size(); ++e) {
+            if (target.inputs[e].target_input != input) continue;
+            type = target.inputs[e].element_type;
+            for (auto& per_producer : channels_of_[t][e]) {
+              ChannelBase* c = per_producer[static_cast<std::size_t>(d)];
+              if (c == nullptr) continue;
+              type->setConsumer(*c, &task.wakeup());
+              channels.push_back(c);
+            }
+          }
+          if (type == nullptr) {
+            throw InvalidProgramException(fmt::format("operator '{}' has nothing connected to input {}", target.name, input + 1));
+          }
+          task.addInput(type->createInputProcessor(channels, target.inputOf(op, input, task), op));
+        }
+      }
+    }
+  }
+
+  const StreamGraph& graph_;
+  const ExecutionSettings& settings_;
+  Executor executor_;
+  std::vector<std::string> problems_;
+  std::vector<int> parallelism_;
+  std::vector<std::vector<PartitionerKind>> partitioning_;
+  std::vector<int> head_;
+  std::map<int, std::vector<int>> chain_members_;
+  std::vector<std::unique_ptr<Task>> tasks_;
+  std::vector<std::vector<OperatorBase*>> operators_;
+  std::vector<std::vector<Task*>> tasks_of_;
+  std::vector<std::unique_ptr<ChannelBase>> channels_;
+  std::vector<std::vector<std::vector<std::vector<ChannelBase*>>>> channels_of_;
+};
+
+}  // namespace
+
+JobExecutionResult runJob(const StreamGraph& graph, const ExecutionSettings& settings, const std::string& job_name) {
+  JobPlan plan(graph, settings);
+  plan.build();
+  JobContext job;
+  const auto start = std::chrono::steady_clock::now();
+  plan.run(job);
+  const auto runtime = std::chrono::steady_clock::now() - start;
+  if (auto failure = job.failure()) {
+    throw JobExecutionException(fmt::format("job '{}' failed: {}", job_name, *failure));
+  }
+  return JobExecutionResult(job_name, std::chrono::duration_cast<std::chrono::nanoseconds>(runtime), plan.metrics());
+}
+
+}  // namespace tidemark::internal
