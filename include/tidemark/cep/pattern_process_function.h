@@ -27,6 +27,7 @@
 #pragma once
 
 #include <optional>
+#include <typeinfo>
 #include <utility>
 
 #include "tidemark/core/output_tag.h"
@@ -36,36 +37,38 @@
 #include "tidemark/functions/collector.h"
 #include "tidemark/functions/rich_function.h"
 #include "tidemark/functions/runtime_context.h"
-#include "tidemark/internal/operators/stream_operator.h"
-#include "tidemark/internal/time/processing_time_service.h"
 
 namespace tidemark {
 
-/// The context of one match or timed-out partial match.
+/// The context of one match or timed-out partial match, implemented by the
+/// CEP operator.
 class PatternContext {
  public:
-  PatternContext(internal::OperatorBase& op, bool event_time) : operator_(op), event_time_(event_time) {}
+  virtual ~PatternContext() = default;
   PatternContext(const PatternContext&) = delete;
   PatternContext& operator=(const PatternContext&) = delete;
 
   /// The match's timestamp (see the file comment).
-  Timestamp timestamp() const { return timestamp_; }
-  Timestamp currentProcessingTime() const { return operator_.processingTimeService().currentProcessingTime(); }
+  virtual Timestamp timestamp() const = 0;
+  virtual Timestamp currentProcessingTime() const = 0;
 
   /// Emit `value` to the side output `tag` (with the match's timestamp in event time).
   template <class X>
   void output(const OutputTag<X>& tag, X value) {
-    StreamRecord<X> record{std::move(value), event_time_ ? timestamp_ : kMinWatermark, event_time_};
-    operator_.emitSideOutput(tag, record);
+    const std::optional<Timestamp> ts = sideOutputTimestamp();
+    StreamRecord<X> record{std::move(value), ts.value_or(kMinWatermark), ts.has_value()};
+    emitSideOutput(tag.internalId(), typeid(X), &record);
   }
 
-  /// Runtime use: set before each call into the user function.
-  void setTimestamp(Timestamp timestamp) { timestamp_ = timestamp; }
+ protected:
+  PatternContext() = default;
 
- private:
-  internal::OperatorBase& operator_;
-  bool event_time_;
-  Timestamp timestamp_ = kMinWatermark;
+  /// The timestamp side-output records carry: the match's in event time,
+  /// none in processing time.
+  virtual std::optional<Timestamp> sideOutputTimestamp() const = 0;
+  /// Send `record`, a StreamRecord<X> with typeid(X) == `type`, to the side
+  /// output with the tag id `tag_id`.
+  virtual void emitSideOutput(int tag_id, const std::type_info& type, void* record) = 0;
 };
 
 template <class IN, class OUT>

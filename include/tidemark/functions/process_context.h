@@ -1,42 +1,46 @@
 // The part of a process function's context shared by every kind of process
 // function: the current element's timestamp, the timer service, side outputs.
+//
+// The operator that runs the function implements the context; a function
+// only ever sees it through this interface.
 #pragma once
 
 #include <optional>
+#include <typeinfo>
 #include <utility>
 
 #include "tidemark/core/output_tag.h"
 #include "tidemark/core/stream_record.h"
 #include "tidemark/functions/timer_service.h"
-#include "tidemark/internal/operators/stream_operator.h"
 
 namespace tidemark {
 
 class ProcessContext {
  public:
-  ProcessContext(internal::OperatorBase& op, TimerService& timers) : operator_(op), timers_(timers) {}
   virtual ~ProcessContext() = default;
+  ProcessContext(const ProcessContext&) = delete;
+  ProcessContext& operator=(const ProcessContext&) = delete;
 
   /// The timestamp of the element being processed (or of the firing event-time
   /// timer); empty when it has none.
-  std::optional<Timestamp> timestamp() const { return timestamp_; }
+  virtual std::optional<Timestamp> timestamp() const = 0;
 
-  TimerService& timerService() { return timers_; }
+  virtual TimerService& timerService() = 0;
 
   /// Emit `value` to the side output `tag`, with the current timestamp.
   template <class X>
   void output(const OutputTag<X>& tag, X value) {
-    StreamRecord<X> record{std::move(value), timestamp_.value_or(kMinWatermark), timestamp_.has_value()};
-    operator_.emitSideOutput(tag, record);
+    const std::optional<Timestamp> ts = timestamp();
+    StreamRecord<X> record{std::move(value), ts.value_or(kMinWatermark), ts.has_value()};
+    emitSideOutput(tag.internalId(), typeid(X), &record);
   }
 
-  /// Runtime use: set before each call into the user function.
-  void setTimestamp(std::optional<Timestamp> timestamp) { timestamp_ = timestamp; }
+ protected:
+  ProcessContext() = default;
 
- private:
-  internal::OperatorBase& operator_;
-  TimerService& timers_;
-  std::optional<Timestamp> timestamp_;
+  /// Send `record`, a StreamRecord<X> with typeid(X) == `type`, to the side
+  /// output with the tag id `tag_id`.
+  virtual void emitSideOutput(int tag_id, const std::type_info& type, void* record) = 0;
 };
 
 }  // namespace tidemark

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <algorithm>
+#include <typeinfo>
 #include <utility>
 
 #include "tidemark/core/output_tag.h"
@@ -33,41 +34,37 @@
 #include "tidemark/functions/collector.h"
 #include "tidemark/functions/rich_function.h"
 #include "tidemark/functions/runtime_context.h"
-#include "tidemark/internal/operators/stream_operator.h"
 
 namespace tidemark {
 
-/// The context of one joined pair (Flink's ProcessJoinFunction.Context).
+/// The context of one joined pair (Flink's ProcessJoinFunction.Context),
+/// implemented by the interval join operator.
 class ProcessJoinContext {
  public:
-  explicit ProcessJoinContext(internal::OperatorBase& op) : operator_(op) {}
+  virtual ~ProcessJoinContext() = default;
   ProcessJoinContext(const ProcessJoinContext&) = delete;
   ProcessJoinContext& operator=(const ProcessJoinContext&) = delete;
 
   /// The timestamp of the left (first) element of the pair.
-  Timestamp getLeftTimestamp() const { return left_timestamp_; }
+  virtual Timestamp getLeftTimestamp() const = 0;
   /// The timestamp of the right (second) element of the pair.
-  Timestamp getRightTimestamp() const { return right_timestamp_; }
+  virtual Timestamp getRightTimestamp() const = 0;
   /// The pair's timestamp: max(left, right); the results carry it.
-  Timestamp getTimestamp() const { return std::max(left_timestamp_, right_timestamp_); }
+  Timestamp getTimestamp() const { return std::max(getLeftTimestamp(), getRightTimestamp()); }
 
   /// Emit `value` to the side output `tag`, with the pair's timestamp.
   template <class X>
   void output(const OutputTag<X>& tag, X value) {
     StreamRecord<X> record = StreamRecord<X>::withTimestamp(std::move(value), getTimestamp());
-    operator_.emitSideOutput(tag, record);
+    emitSideOutput(tag.internalId(), typeid(X), &record);
   }
 
-  /// Runtime use: set before each call into the user function.
-  void setTimestamps(Timestamp left, Timestamp right) {
-    left_timestamp_ = left;
-    right_timestamp_ = right;
-  }
+ protected:
+  ProcessJoinContext() = default;
 
- private:
-  internal::OperatorBase& operator_;
-  Timestamp left_timestamp_ = kMinWatermark;
-  Timestamp right_timestamp_ = kMinWatermark;
+  /// Send `record`, a StreamRecord<X> with typeid(X) == `type`, to the side
+  /// output with the tag id `tag_id`.
+  virtual void emitSideOutput(int tag_id, const std::type_info& type, void* record) = 0;
 };
 
 template <class IN1, class IN2, class OUT>

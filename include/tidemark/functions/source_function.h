@@ -29,108 +29,44 @@
 //   env.addSource(Counter{}).print();
 #pragma once
 
-#include <cstdint>
-#include <utility>
-
 #include "tidemark/core/stream_record.h"
 #include "tidemark/core/time.h"
-#include "tidemark/internal/operators/output.h"
 
 namespace tidemark {
 
-namespace internal {
-
-/// What a source context needs from its task; real-thread and simulated
-/// execution implement it differently.
-class SourceHooks {
- public:
-  virtual ~SourceHooks() = default;
-  /// Called every kTickRecords records: fire due timers, flush on buffer
-  /// timeout, throw TaskCancelled when the job stopped.
-  virtual void tick() = 0;
-  virtual void sleep(Duration millis) = 0;
-  /// Wait until `fd` is readable or `max_wait` passed; true when readable.
-  virtual bool waitReadable(int fd, Duration max_wait) = 0;
-  virtual Timestamp currentProcessingTime() const = 0;
-  virtual bool isCancelled() const = 0;
-};
-
-inline constexpr std::uint32_t kTickRecords = 64;
-
-}  // namespace internal
-
+/// How a source function emits; the source task implements it.
 template <class T>
 class SourceContext {
  public:
-  SourceContext(internal::Output<T>& output, internal::SourceHooks& hooks, int subtask_index, int parallelism)
-      : output_(output), hooks_(hooks), subtask_index_(subtask_index), parallelism_(parallelism) {}
+  virtual ~SourceContext() = default;
+  SourceContext(const SourceContext&) = delete;
+  SourceContext& operator=(const SourceContext&) = delete;
 
   /// Emit a record without a timestamp (a timestamp assigner may give it one).
-  void collect(T value) {
-    StreamRecord<T> record{std::move(value), kMinWatermark, false};
-    emit(record);
-  }
-
+  virtual void collect(T value) = 0;
   /// Emit a record with an event timestamp.
-  void collectWithTimestamp(T value, Timestamp timestamp) {
-    StreamRecord<T> record{std::move(value), timestamp, true};
-    emit(record);
-  }
+  virtual void collectWithTimestamp(T value, Timestamp timestamp) = 0;
 
   /// Emit a watermark from the source itself. Like every watermark, it only
   /// goes downstream when larger than the last one.
-  void emitWatermark(Timestamp watermark) {
-    if (watermark <= last_watermark_) return;
-    last_watermark_ = watermark;
-    reactivate();
-    output_.emitWatermark(watermark);
-  }
-
+  virtual void emitWatermark(Timestamp watermark) = 0;
   /// Tell downstream not to wait for this source's watermarks until it emits again.
-  void markAsTemporarilyIdle() {
-    if (!idle_) {
-      idle_ = true;
-      output_.emitWatermarkStatus(WatermarkStatus::IDLE);
-    }
-  }
+  virtual void markAsTemporarilyIdle() = 0;
 
   /// Sleep on the job's clock (virtual in simulated time).
-  void sleep(Duration millis) { hooks_.sleep(millis); }
-
+  virtual void sleep(Duration millis) = 0;
   /// Wait until `fd` is readable; timers keep firing meanwhile. True when readable.
-  bool waitReadable(int fd, Duration max_wait) { return hooks_.waitReadable(fd, max_wait); }
+  virtual bool waitReadable(int fd, Duration max_wait) = 0;
 
-  Timestamp currentProcessingTime() const { return hooks_.currentProcessingTime(); }
-  bool isCancelled() const { return hooks_.isCancelled(); }
-  int getIndexOfThisSubtask() const { return subtask_index_; }
+  virtual Timestamp currentProcessingTime() const = 0;
+  virtual bool isCancelled() const = 0;
+  virtual int getIndexOfThisSubtask() const = 0;
+  virtual int getNumberOfParallelSubtasks() const = 0;
   /// The last watermark this source emitted itself (kMinWatermark if none).
-  Timestamp lastEmittedWatermark() const { return last_watermark_; }
-  int getNumberOfParallelSubtasks() const { return parallelism_; }
+  virtual Timestamp lastEmittedWatermark() const = 0;
 
- private:
-  void emit(StreamRecord<T>& record) {
-    reactivate();
-    output_.collect(record);
-    if (++since_tick_ == internal::kTickRecords) {
-      since_tick_ = 0;
-      hooks_.tick();
-    }
-  }
-
-  void reactivate() {
-    if (idle_) {
-      idle_ = false;
-      output_.emitWatermarkStatus(WatermarkStatus::ACTIVE);
-    }
-  }
-
-  internal::Output<T>& output_;
-  internal::SourceHooks& hooks_;
-  int subtask_index_;
-  int parallelism_;
-  std::uint32_t since_tick_ = 0;
-  Timestamp last_watermark_ = kMinWatermark;
-  bool idle_ = false;
+ protected:
+  SourceContext() = default;
 };
 
 template <class T>

@@ -1,15 +1,19 @@
 // The context a window function gets when its window emits: the window, both
 // clocks, per-window and per-key state, and side outputs stamped like the
 // main output (with the window's maxTimestamp()).
+//
+// The window operator implements the context; a function only ever sees it
+// through this interface.
 #pragma once
 
-#include <stdexcept>
+#include <cstdint>
+#include <typeinfo>
+#include <utility>
 
 #include "tidemark/core/output_tag.h"
 #include "tidemark/core/stream_record.h"
 #include "tidemark/core/void_namespace.h"
 #include "tidemark/functions/keyed_state_store.h"
-#include "tidemark/internal/operators/stream_operator.h"
 
 namespace tidemark {
 
@@ -26,47 +30,34 @@ struct AllWindowsKey {
 template <class K, class W>
 class WindowContext {
  public:
-  /// Runtime use. `window` is the runtime's slot for the window being emitted
-  /// or cleared; `merging_windows` says whether windows merge (sessions).
-  WindowContext(internal::OperatorBase& op, internal::HeapKeyedStateBackend<K>& backend, const W* const& window,
-                const Timestamp& watermark, bool merging_windows = false)
-      : operator_(op),
-        window_(window),
-        watermark_(watermark),
-        merging_windows_(merging_windows),
-        window_state_(backend, window),
-        global_state_(backend, void_namespace_) {}
+  virtual ~WindowContext() = default;
+  WindowContext(const WindowContext&) = delete;
+  WindowContext& operator=(const WindowContext&) = delete;
 
-  const W& window() const { return *window_; }
-  Timestamp currentProcessingTime() const { return operator_.processingTimeService().currentProcessingTime(); }
-  Timestamp currentWatermark() const { return watermark_; }
+  virtual const W& window() const = 0;
+  virtual Timestamp currentProcessingTime() const = 0;
+  virtual Timestamp currentWatermark() const = 0;
 
   /// State of the current key and this window; removed when the window is
   /// cleaned up. Throws std::logic_error with merging windows (sessions):
   /// the state of a session that merged into another could never be cleared.
-  KeyedStateStore<K, W>& windowState() {
-    if (merging_windows_) throw std::logic_error("Per-window state is not allowed when using merging windows.");
-    return window_state_;
-  }
+  virtual KeyedStateStore<K, W>& windowState() = 0;
   /// State of the current key, shared by all its windows.
-  KeyedStateStore<K, VoidNamespace>& globalState() { return global_state_; }
+  virtual KeyedStateStore<K, VoidNamespace>& globalState() = 0;
 
   /// Emit `value` to the side output `tag`, stamped with the window's maxTimestamp().
   template <class X>
   void output(const OutputTag<X>& tag, X value) {
-    StreamRecord<X> record{std::move(value), window_->maxTimestamp(), true};
-    operator_.emitSideOutput(tag, record);
+    StreamRecord<X> record{std::move(value), window().maxTimestamp(), true};
+    emitSideOutput(tag.internalId(), typeid(X), &record);
   }
 
- private:
-  internal::OperatorBase& operator_;
-  const W* const& window_;
-  const Timestamp& watermark_;
-  bool merging_windows_;
-  VoidNamespace void_namespace_storage_;
-  const VoidNamespace* void_namespace_ = &void_namespace_storage_;
-  KeyedStateStore<K, W> window_state_;
-  KeyedStateStore<K, VoidNamespace> global_state_;
+ protected:
+  WindowContext() = default;
+
+  /// Send `record`, a StreamRecord<X> with typeid(X) == `type`, to the side
+  /// output with the tag id `tag_id`.
+  virtual void emitSideOutput(int tag_id, const std::type_info& type, void* record) = 0;
 };
 
 }  // namespace tidemark

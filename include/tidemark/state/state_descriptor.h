@@ -19,6 +19,7 @@
 //   ValueState<long>& count = backend.getState(count_desc);
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -27,7 +28,7 @@
 #include <string_view>
 #include <utility>
 
-#include "tidemark/functions/aggregate_function.h"
+#include "tidemark/state/aggregation.h"
 
 namespace tidemark {
 
@@ -124,25 +125,33 @@ class ReducingStateDescriptor final : public StateDescriptor {
   ReduceFunction reduce_function_;
 };
 
-/// One accumulator per key, fed by an AggregateFunction.
+/// One accumulator per key, fed by an aggregate function: an
+/// AggregateFunction<IN, ACC, OUT>, or any type with its four operations
+/// (state/aggregation.h).
 template <class IN, class ACC, class OUT>
 class AggregatingStateDescriptor final : public StateDescriptor {
  public:
-  using Function = AggregateFunction<IN, ACC, OUT>;
-
   /// Throws std::invalid_argument if `aggregate_function` is null.
-  AggregatingStateDescriptor(std::string name, std::shared_ptr<Function> aggregate_function)
-      : StateDescriptor(std::move(name), StateKind::AGGREGATING),
-        aggregate_function_(std::move(aggregate_function)) {
-    if (!aggregate_function_) {
-      throw std::invalid_argument("AggregatingStateDescriptor '" + getName() + "' needs an aggregate function");
-    }
+  template <class F>
+    requires AggregatesWith<F, IN, ACC, OUT>
+  AggregatingStateDescriptor(std::string name, std::shared_ptr<F> aggregate_function)
+      : StateDescriptor(std::move(name), StateKind::AGGREGATING), aggregation_(std::move(aggregate_function)) {
+    if (!aggregation_) throwMissingFunction();
+  }
+  /// Throws std::invalid_argument: a descriptor needs a function.
+  AggregatingStateDescriptor(std::string name, std::nullptr_t)
+      : StateDescriptor(std::move(name), StateKind::AGGREGATING) {
+    throwMissingFunction();
   }
 
-  const std::shared_ptr<Function>& getAggregateFunction() const { return aggregate_function_; }
+  const Aggregation<IN, ACC, OUT>& getAggregation() const { return aggregation_; }
 
  private:
-  std::shared_ptr<Function> aggregate_function_;
+  [[noreturn]] void throwMissingFunction() const {
+    throw std::invalid_argument("AggregatingStateDescriptor '" + getName() + "' needs an aggregate function");
+  }
+
+  Aggregation<IN, ACC, OUT> aggregation_;
 };
 
 }  // namespace tidemark

@@ -26,7 +26,7 @@ void checkIndex(int index, std::size_t count, std::string_view what) {
 
 }  // namespace
 
-bool WatermarkOutput::empty() const { return !watermark.has_value() && !status.has_value(); }
+bool WatermarkUpdate::empty() const { return !watermark.has_value() && !status.has_value(); }
 
 // ---------------------------------------------------------------------------------------------
 // WatermarkValve
@@ -55,7 +55,7 @@ bool WatermarkValve::allChannelsIdle() const {
                      [](const ChannelState& c) { return c.idle; });
 }
 
-WatermarkOutput WatermarkValve::inputWatermark(int channel, Timestamp watermark) {
+WatermarkUpdate WatermarkValve::inputWatermark(int channel, Timestamp watermark) {
   ChannelState& state = channelAt(channel);
   // An idle channel promised to send nothing; whatever it sends anyway must not
   // move event time, nor be remembered as its position for when it comes back.
@@ -66,10 +66,10 @@ WatermarkOutput WatermarkValve::inputWatermark(int channel, Timestamp watermark)
   if (!state.aligned && watermark >= last_output_watermark_) {
     state.aligned = true;
   }
-  return WatermarkOutput{.watermark = advanceToMinOfAligned(), .status = std::nullopt};
+  return WatermarkUpdate{.watermark = advanceToMinOfAligned(), .status = std::nullopt};
 }
 
-WatermarkOutput WatermarkValve::inputWatermarkStatus(int channel, WatermarkStatus status) {
+WatermarkUpdate WatermarkValve::inputWatermarkStatus(int channel, WatermarkStatus status) {
   ChannelState& state = channelAt(channel);
   if (status == WatermarkStatus::IDLE && !state.idle) {
     return markIdle(state);
@@ -80,13 +80,13 @@ WatermarkOutput WatermarkValve::inputWatermarkStatus(int channel, WatermarkStatu
   return {};
 }
 
-WatermarkOutput WatermarkValve::markIdle(ChannelState& state) {
+WatermarkUpdate WatermarkValve::markIdle(ChannelState& state) {
   state.idle = true;
   state.aligned = false;
   // Only a channel sitting exactly at the emitted watermark can have been the
   // one holding it back; if it was above, dropping it cannot raise the min.
   const bool was_holding_back = state.watermark == last_output_watermark_;
-  WatermarkOutput output;
+  WatermarkUpdate output;
   if (allChannelsIdle()) {
     // Nobody will advance any more, so event time jumps to the furthest point
     // any channel reached before the input goes quiet.
@@ -101,7 +101,7 @@ WatermarkOutput WatermarkValve::markIdle(ChannelState& state) {
   return output;
 }
 
-WatermarkOutput WatermarkValve::markActive(ChannelState& state) {
+WatermarkUpdate WatermarkValve::markActive(ChannelState& state) {
   state.idle = false;
   // No recompute: joining the min can only lower it, and a channel at or above
   // the emitted watermark cannot lower it below what is already out.
@@ -110,7 +110,7 @@ WatermarkOutput WatermarkValve::markActive(ChannelState& state) {
     return {};
   }
   last_output_status_ = WatermarkStatus::ACTIVE;
-  return WatermarkOutput{.watermark = std::nullopt, .status = WatermarkStatus::ACTIVE};
+  return WatermarkUpdate{.watermark = std::nullopt, .status = WatermarkStatus::ACTIVE};
 }
 
 std::optional<Timestamp> WatermarkValve::advanceToMinOfAligned() {
@@ -150,7 +150,7 @@ CombinedWatermark::InputState& CombinedWatermark::inputAt(int input) {
   return inputs_[static_cast<std::size_t>(input)];
 }
 
-WatermarkOutput CombinedWatermark::updateWatermark(int input, Timestamp watermark) {
+WatermarkUpdate CombinedWatermark::updateWatermark(int input, Timestamp watermark) {
   InputState& state = inputAt(input);
   // A watermark proves the input is producing again. Valves never emit one while
   // idle, but if it happens the idle flag and the reported status must agree.
@@ -159,19 +159,19 @@ WatermarkOutput CombinedWatermark::updateWatermark(int input, Timestamp watermar
   return recombine();
 }
 
-WatermarkOutput CombinedWatermark::updateStatus(int input, WatermarkStatus status) {
+WatermarkUpdate CombinedWatermark::updateStatus(int input, WatermarkStatus status) {
   inputAt(input).idle = status == WatermarkStatus::IDLE;
   return recombine();
 }
 
-WatermarkOutput CombinedWatermark::recombine() {
+WatermarkUpdate CombinedWatermark::recombine() {
   std::optional<Timestamp> min;
   for (const InputState& in : inputs_) {
     if (!in.idle) {
       min = min.has_value() ? std::min(*min, in.watermark) : in.watermark;
     }
   }
-  WatermarkOutput output;
+  WatermarkUpdate output;
   // All idle: keep the combined value; the valves already flushed their inputs.
   if (min.has_value() && *min > combined_watermark_) {
     combined_watermark_ = *min;

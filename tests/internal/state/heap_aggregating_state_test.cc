@@ -9,7 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "state/state_test_support.h"
+#include "internal/state/state_test_support.h"
+#include "tidemark/functions/aggregate_function.h"
 #include "tidemark/internal/state/heap_keyed_state_backend.h"
 
 namespace tidemark::internal {

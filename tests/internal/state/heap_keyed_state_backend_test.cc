@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "state/state_test_support.h"
+#include "internal/state/state_test_support.h"
 
 namespace tidemark::internal {
 namespace {

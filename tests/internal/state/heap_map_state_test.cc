@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "state/state_test_support.h"
+#include "internal/state/state_test_support.h"
 #include "tidemark/internal/state/heap_keyed_state_backend.h"
 
 namespace tidemark::internal {

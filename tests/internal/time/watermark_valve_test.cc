@@ -21,7 +21,7 @@ constexpr auto kActive = WatermarkStatus::ACTIVE;
 
 // Outputs are compared as text so that a failure shows both the watermark and
 // the status, in the order the operator must handle them.
-std::string describe(const WatermarkOutput& output) {
+std::string describe(const WatermarkUpdate& output) {
   if (output.empty()) {
     return "nothing";
   }
@@ -58,9 +58,9 @@ TEST(WatermarkValveTest, InitialState) {
 }
 
 TEST(WatermarkValveTest, WatermarkOutputEmpty) {
-  EXPECT_TRUE(WatermarkOutput{}.empty());
-  EXPECT_FALSE((WatermarkOutput{.watermark = 0, .status = std::nullopt}.empty()));
-  EXPECT_FALSE((WatermarkOutput{.watermark = std::nullopt, .status = kIdle}.empty()));
+  EXPECT_TRUE(WatermarkUpdate{}.empty());
+  EXPECT_FALSE((WatermarkUpdate{.watermark = 0, .status = std::nullopt}.empty()));
+  EXPECT_FALSE((WatermarkUpdate{.watermark = std::nullopt, .status = kIdle}.empty()));
 }
 
 TEST(WatermarkValveTest, SingleChannelForwardsIncreasingWatermarks) {
@@ -495,9 +495,9 @@ TEST(CombinedWatermarkTest, TwoValvesFeedingACombiner) {
   CombinedWatermark combined(2);
   // Applies a valve's output to the combiner in the order the operator would
   // and reports everything the combiner asked for.
-  auto feed = [&combined](int input, const WatermarkOutput& valved) -> std::string {
+  auto feed = [&combined](int input, const WatermarkUpdate& valved) -> std::string {
     std::string result;
-    auto append = [&result](const WatermarkOutput& out) {
+    auto append = [&result](const WatermarkUpdate& out) {
       if (!out.empty()) {
         result += (result.empty() ? "" : ", ") + describe(out);
       }

@@ -42,6 +42,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -88,6 +89,32 @@ struct CepKeyState {
 template <class K>
 struct CepKeyHash {
   std::size_t operator()(const K& key) const { return hashStateKey(key, VoidNamespace{}); }
+};
+
+/// The CEP operator's side of PatternContext.
+class PatternContextImpl final : public PatternContext {
+ public:
+  PatternContextImpl(OperatorBase& op, bool event_time) : operator_(op), event_time_(event_time) {}
+
+  Timestamp timestamp() const override { return timestamp_; }
+  Timestamp currentProcessingTime() const override {
+    return operator_.processingTimeService().currentProcessingTime();
+  }
+
+  void setTimestamp(Timestamp timestamp) { timestamp_ = timestamp; }
+
+ protected:
+  std::optional<Timestamp> sideOutputTimestamp() const override {
+    return event_time_ ? std::optional<Timestamp>(timestamp_) : std::nullopt;
+  }
+  void emitSideOutput(int tag_id, const std::type_info& type, void* record) override {
+    operator_.emitSideOutput(tag_id, type, record);
+  }
+
+ private:
+  OperatorBase& operator_;
+  bool event_time_;
+  Timestamp timestamp_ = kMinWatermark;
 };
 
 template <class K, class IN, class OUT, class KeySelector>
@@ -363,7 +390,7 @@ class CepOperator final : public OneInputOperator<IN, OUT>,
   static constexpr std::size_t kTimeoutLane = 1;
   MonotonicTimerQueue<K, 2> wakes_;
   TimestampedCollector<OUT> collector_;
-  PatternContext context_{*this, !processing_time_};
+  PatternContextImpl context_{*this, !processing_time_};
   RuntimeContext runtime_context_;
   std::vector<Match<IN>> matches_;
   std::vector<TimedOutMatch<IN>> timeouts_;

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "tidemark/functions/co_process_function.h"
+#include "tidemark/internal/operators/process_context_impl.h"
 #include "tidemark/internal/operators/process_operator.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
@@ -129,7 +130,7 @@ class CoProcessOperator final : public TwoInputOperator<IN1, IN2, OUT> {
   std::unique_ptr<Function> function_;
   RuntimeContext runtime_context_;
   UnkeyedTimerService timers_{*this};
-  ProcessContext context_{*this, timers_};
+  ProcessContextImpl context_{*this, timers_};
   TimestampedCollector<OUT> collector_;
 };
 

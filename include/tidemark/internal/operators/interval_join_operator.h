@@ -48,6 +48,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -89,6 +90,30 @@ constexpr Timestamp saturatingSubtract(Timestamp t, Duration d) {
   }
   return result;
 }
+
+/// The join's side of ProcessJoinContext: the timestamps of the pair being joined.
+class ProcessJoinContextImpl final : public ProcessJoinContext {
+ public:
+  explicit ProcessJoinContextImpl(OperatorBase& op) : operator_(op) {}
+
+  Timestamp getLeftTimestamp() const override { return left_timestamp_; }
+  Timestamp getRightTimestamp() const override { return right_timestamp_; }
+
+  void setTimestamps(Timestamp left, Timestamp right) {
+    left_timestamp_ = left;
+    right_timestamp_ = right;
+  }
+
+ protected:
+  void emitSideOutput(int tag_id, const std::type_info& type, void* record) override {
+    operator_.emitSideOutput(tag_id, type, record);
+  }
+
+ private:
+  OperatorBase& operator_;
+  Timestamp left_timestamp_ = kMinWatermark;
+  Timestamp right_timestamp_ = kMinWatermark;
+};
 
 template <class K, class IN1, class IN2, class OUT, class KeySelector1, class KeySelector2>
 class IntervalJoinOperator final : public TwoInputOperator<IN1, IN2, OUT>,
@@ -286,7 +311,7 @@ class IntervalJoinOperator final : public TwoInputOperator<IN1, IN2, OUT>,
   BufferState<IN2>* right_buffer_ = nullptr;
   std::unique_ptr<InternalTimerService<K, IntervalJoinCleanup>> timers_;
   TimestampedCollector<OUT> collector_;
-  ProcessJoinContext context_{*this};
+  ProcessJoinContextImpl context_{*this};
   RuntimeContext runtime_context_;
 };
 

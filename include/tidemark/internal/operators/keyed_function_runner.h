@@ -15,6 +15,7 @@
 #include "tidemark/functions/keyed_context.h"
 #include "tidemark/functions/runtime_context.h"
 #include "tidemark/internal/operators/internal_timer_service.h"
+#include "tidemark/internal/operators/process_context_impl.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
 #include "tidemark/internal/state/heap_keyed_state_backend.h"
@@ -104,8 +105,8 @@ class KeyedFunctionRunner final : public TimerTarget<K, VoidNamespace> {
   const K* current_key_ = nullptr;
   InternalTimerService<K, VoidNamespace> timers_;
   KeyedTimerService<K> timer_service_;
-  KeyedProcessContext<K> element_context_;
-  KeyedOnTimerContext<K> timer_context_;
+  KeyedProcessContextImpl<K> element_context_;
+  KeyedOnTimerContextImpl<K> timer_context_;
   KeyedRuntimeContext<K> runtime_context_;
   TimestampedCollector<OUT> collector_;
 };

@@ -29,6 +29,9 @@ class OutputBase {
   virtual void emitWatermark(Timestamp watermark) = 0;
   virtual void emitWatermarkStatus(WatermarkStatus status) = 0;
   virtual std::type_index elementType() const = 0;
+  /// collect() for a caller that holds the record untyped: `record` is a
+  /// StreamRecord<T> with T the elementType() (user contexts' side outputs).
+  virtual void collectErased(void* record) = 0;
 };
 
 template <class T>
@@ -36,6 +39,7 @@ class Output : public OutputBase {
  public:
   virtual void collect(StreamRecord<T>& record) = 0;
   std::type_index elementType() const final { return typeid(T); }
+  void collectErased(void* record) final { collect(*static_cast<StreamRecord<T>*>(record)); }
 };
 
 class InputBase {

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "tidemark/functions/process_function.h"
+#include "tidemark/internal/operators/process_context_impl.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
 
@@ -62,7 +63,7 @@ class ProcessOperator final : public OneInputOperator<IN, OUT> {
   std::unique_ptr<ProcessFunction<IN, OUT>> function_;
   RuntimeContext runtime_context_;
   UnkeyedTimerService timers_{*this};
-  ProcessContext context_{*this, timers_};
+  ProcessContextImpl context_{*this, timers_};
   TimestampedCollector<OUT> collector_;
 };
 

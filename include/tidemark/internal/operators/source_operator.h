@@ -7,6 +7,7 @@
 
 #include "tidemark/functions/source_function.h"
 #include "tidemark/internal/core/operator_failure.h"
+#include "tidemark/internal/operators/source_context_impl.h"
 #include "tidemark/internal/operators/stream_operator.h"
 
 namespace tidemark::internal {
@@ -32,7 +33,7 @@ class SourceOperator final : public SourceOperatorBase {
 
   void runSource(SourceHooks& hooks) override {
     auto& output = *static_cast<Output<T>*>(mainOutputBase());
-    SourceContext<T> ctx(output, hooks, context().subtask_index, context().parallelism);
+    SourceContextImpl<T> ctx(output, hooks, context().subtask_index, context().parallelism);
     callNamingFailures(
         [this] { return context().description(); }, [] { return std::string("its input"); }, [&] { function_->run(ctx); });
     // A bounded input ends with MAX, unless the source already sent it.

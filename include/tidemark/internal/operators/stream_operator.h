@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -99,13 +100,13 @@ class OperatorBase {
   /// Send `record` to the side output `tag`; dropped when nobody reads it.
   template <class X>
   void emitSideOutput(const OutputTag<X>& tag, StreamRecord<X>& record) {
-    for (auto& [id, output] : side_outputs_) {
-      if (id == tag.internalId()) {
-        static_cast<Output<X>*>(output)->collect(record);
-        return;
-      }
-    }
+    if (OutputBase* output = sideOutput(tag.internalId())) static_cast<Output<X>*>(output)->collect(record);
   }
+
+  /// The same for a user context, which holds the record untyped: `record` is
+  /// a StreamRecord of `type`. Throws std::logic_error when the side output
+  /// with this tag id carries another type.
+  void emitSideOutput(int tag_id, const std::type_info& type, void* record);
 
  protected:
   /// Forward a watermark to the main output and every side output.
@@ -120,6 +121,14 @@ class OperatorBase {
   }
 
   OutputBase* mainOutputBase() const { return main_output_; }
+
+  /// The side output wired for `tag_id`; null when nobody reads it.
+  OutputBase* sideOutput(int tag_id) const {
+    for (const auto& [id, output] : side_outputs_) {
+      if (id == tag_id) return output;
+    }
+    return nullptr;
+  }
 
  private:
   OperatorContext context_;
@@ -171,7 +180,7 @@ class TwoInputOperator : public OperatorBase {
   Output<OUT>& output() { return *static_cast<Output<OUT>*>(mainOutputBase()); }
 
  private:
-  void apply(const WatermarkOutput& combined) {
+  void apply(const WatermarkUpdate& combined) {
     if (combined.watermark) processWatermark(*combined.watermark);
     if (combined.status) emitWatermarkStatusToAll(*combined.status);
   }

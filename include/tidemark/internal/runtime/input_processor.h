@@ -84,10 +84,10 @@ class ChannelInputProcessor final : public InputProcessor {
     const int c = static_cast<int>(channel);
     switch (control.kind) {
       case ControlKind::WATERMARK:
-        deliverValveOutput(valve_.inputWatermark(c, control.watermark));
+        deliverWatermarkUpdate(valve_.inputWatermark(c, control.watermark));
         break;
       case ControlKind::STATUS:
-        deliverValveOutput(valve_.inputWatermarkStatus(c, control.status));
+        deliverWatermarkUpdate(valve_.inputWatermarkStatus(c, control.status));
         break;
       case ControlKind::END_OF_INPUT:
         channel_ended_[channel] = true;
@@ -96,7 +96,7 @@ class ChannelInputProcessor final : public InputProcessor {
     }
   }
 
-  void deliverValveOutput(const WatermarkOutput& output) {
+  void deliverWatermarkUpdate(const WatermarkUpdate& output) {
     if (output.watermark) {
       callNamingFailures(
           [this] { return target_operator_.context().description(); }, [&] { return fmt::format("watermark {}", *output.watermark); },

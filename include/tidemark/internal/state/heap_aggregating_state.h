@@ -17,7 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include "tidemark/functions/aggregate_function.h"
 #include "tidemark/state/aggregating_state.h"
 #include "tidemark/internal/state/state_table.h"
 #include "tidemark/state/state_descriptor.h"
@@ -30,11 +29,11 @@ class HeapAggregatingState final : public AggregatingState<IN, OUT>, public Heap
   HeapAggregatingState(const AggregatingStateDescriptor<IN, ACC, OUT>& descriptor,
                        const CurrentKeyContext<K>& context, int num_key_groups)
       : HeapStateBase<K, N, ACC>(descriptor.getName(), context, num_key_groups),
-        function_(descriptor.getAggregateFunction()) {}
+        aggregation_(descriptor.getAggregation()) {}
 
   std::optional<OUT> get() const override {
     if (const ACC* accumulator = this->table_.find(this->table_.currentNamespace())) {
-      return function_->getResult(*accumulator);
+      return aggregation_.getResult(*accumulator);
     }
     return std::nullopt;
   }
@@ -47,10 +46,10 @@ class HeapAggregatingState final : public AggregatingState<IN, OUT>, public Heap
   bool addReportingNew(const IN& value) {
     const N& ns = this->table_.currentNamespace();
     if (ACC* accumulator = this->table_.find(ns)) {
-      *accumulator = function_->add(value, std::move(*accumulator));
+      *accumulator = aggregation_.add(value, std::move(*accumulator));
       return false;
     }
-    this->table_.put(ns, function_->add(value, function_->createAccumulator()));
+    this->table_.put(ns, aggregation_.add(value, aggregation_.createAccumulator()));
     return true;
   }
 
@@ -61,12 +60,12 @@ class HeapAggregatingState final : public AggregatingState<IN, OUT>, public Heap
   /// remove the sources. A source equal to target is skipped.
   void mergeNamespaces(const N& target, const std::vector<N>& sources) {
     this->table_.mergeInto(target, sources, [&](ACC& merged, ACC&& source) {
-      merged = function_->merge(std::move(merged), std::move(source));
+      merged = aggregation_.merge(std::move(merged), std::move(source));
     });
   }
 
  private:
-  std::shared_ptr<AggregateFunction<IN, ACC, OUT>> function_;
+  Aggregation<IN, ACC, OUT> aggregation_;
 };
 
 /// The name operators use, so that a second backend can make it an interface

@@ -33,7 +33,7 @@ namespace tidemark::internal {
 
 /// What the valve (or the combiner) tells its operator to do. When both are
 /// set, the watermark is emitted before the status.
-struct WatermarkOutput {
+struct WatermarkUpdate {
   std::optional<Timestamp> watermark;
   std::optional<WatermarkStatus> status;
 
@@ -47,9 +47,9 @@ class WatermarkValve {
   explicit WatermarkValve(int num_channels);
 
   /// A watermark arrived on `channel`. Throws std::out_of_range for a bad index.
-  [[nodiscard]] WatermarkOutput inputWatermark(int channel, Timestamp watermark);
+  [[nodiscard]] WatermarkUpdate inputWatermark(int channel, Timestamp watermark);
   /// A status arrived on `channel`. Throws std::out_of_range for a bad index.
-  [[nodiscard]] WatermarkOutput inputWatermarkStatus(int channel, WatermarkStatus status);
+  [[nodiscard]] WatermarkUpdate inputWatermarkStatus(int channel, WatermarkStatus status);
 
   /// The last watermark emitted (kMinWatermark before the first one).
   Timestamp lastOutputWatermark() const { return last_output_watermark_; }
@@ -74,8 +74,8 @@ class WatermarkValve {
   const ChannelState& channelAt(int channel) const;
   bool allChannelsIdle() const;
 
-  WatermarkOutput markIdle(ChannelState& state);
-  WatermarkOutput markActive(ChannelState& state);
+  WatermarkUpdate markIdle(ChannelState& state);
+  WatermarkUpdate markActive(ChannelState& state);
   std::optional<Timestamp> advanceToMinOfAligned();
   std::optional<Timestamp> advanceToMaxOfAll();
   std::optional<Timestamp> advanceTo(Timestamp candidate);
@@ -93,9 +93,9 @@ class CombinedWatermark {
   explicit CombinedWatermark(int num_inputs);
 
   /// The valve of `input` emitted `watermark`. Throws std::out_of_range for a bad index.
-  [[nodiscard]] WatermarkOutput updateWatermark(int input, Timestamp watermark);
+  [[nodiscard]] WatermarkUpdate updateWatermark(int input, Timestamp watermark);
   /// The valve of `input` emitted `status`. Throws std::out_of_range for a bad index.
-  [[nodiscard]] WatermarkOutput updateStatus(int input, WatermarkStatus status);
+  [[nodiscard]] WatermarkUpdate updateStatus(int input, WatermarkStatus status);
 
   /// The last combined watermark emitted (kMinWatermark before the first one).
   Timestamp combinedWatermark() const { return combined_watermark_; }
@@ -109,7 +109,7 @@ class CombinedWatermark {
   };
 
   InputState& inputAt(int input);
-  WatermarkOutput recombine();
+  WatermarkUpdate recombine();
 
   std::vector<InputState> inputs_;
   Timestamp combined_watermark_ = kMinWatermark;

@@ -58,6 +58,7 @@
 #include "tidemark/functions/aggregate_function.h"
 #include "tidemark/functions/runtime_context.h"
 #include "tidemark/functions/window_context.h"
+#include "tidemark/internal/window/window_context_impl.h"
 #include "tidemark/internal/operators/keyed_operator_stats.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
@@ -175,7 +176,7 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
       const OperatorContext& context = this->context();
       backend_ = std::make_unique<HeapKeyedStateBackend<K>>(context.key_group_range, context.max_parallelism);
       runtime_context_ = std::make_unique<KeyedRuntimeContext<K>>(context.runtimeContext(), *backend_);
-      window_context_ = std::make_unique<WindowContext<K, TimeWindow>>(*this, *backend_, emitting_window_, watermark_);
+      window_context_ = std::make_unique<WindowContextImpl<K, TimeWindow>>(*this, *backend_, emitting_window_, watermark_);
       aggregation_.function.open(*runtime_context_);
     }
   }
@@ -527,7 +528,7 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
   // the context reads the window being emitted through emitting_window_.
   std::unique_ptr<HeapKeyedStateBackend<K>> backend_;
   std::unique_ptr<KeyedRuntimeContext<K>> runtime_context_;
-  std::unique_ptr<WindowContext<K, TimeWindow>> window_context_;
+  std::unique_ptr<WindowContextImpl<K, TimeWindow>> window_context_;
   TimeWindow window_{0, 0};
   const TimeWindow* emitting_window_ = &window_;
 };

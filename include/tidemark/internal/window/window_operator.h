@@ -35,6 +35,7 @@
 #include "tidemark/core/void_namespace.h"
 #include "tidemark/functions/runtime_context.h"
 #include "tidemark/functions/window_context.h"
+#include "tidemark/internal/window/window_context_impl.h"
 #include "tidemark/internal/operators/internal_timer_service.h"
 #include "tidemark/internal/operators/keyed_operator_stats.h"
 #include "tidemark/internal/operators/stream_operator.h"
@@ -98,7 +99,7 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
     trigger_context_ = std::make_unique<WindowTriggerContext<K, W>>(*timers_, *backend_, current_watermark_);
     contents_.emplace(contents_factory_(*backend_, *this));
     runtime_context_ = std::make_unique<KeyedRuntimeContext<K>>(context.runtimeContext(), *backend_);
-    window_context_ = std::make_unique<WindowContext<K, W>>(*this, *backend_, current_window_, current_watermark_,
+    window_context_ = std::make_unique<WindowContextImpl<K, W>>(*this, *backend_, current_window_, current_watermark_,
                                                             merging_assigner_ != nullptr);
     collector_.setOutput(&this->output());
     if (merging_assigner_ != nullptr) {
@@ -334,7 +335,7 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
   std::unique_ptr<WindowTriggerContext<K, W>> trigger_context_;
   std::optional<Contents> contents_;
   std::unique_ptr<KeyedRuntimeContext<K>> runtime_context_;
-  std::unique_ptr<WindowContext<K, W>> window_context_;
+  std::unique_ptr<WindowContextImpl<K, W>> window_context_;
   HeapValueState<K, VoidNamespace, Mapping>* merging_windows_ = nullptr;
   typename MergingWindowSet<W>::Scratch merge_scratch_;
   TimestampedCollector<OUT> collector_;

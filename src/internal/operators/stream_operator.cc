@@ -1,0 +1,23 @@
+#include "tidemark/internal/operators/stream_operator.h"
+
+#include <stdexcept>
+#include <typeindex>
+
+#include <fmt/format.h>
+
+#include "tidemark/core/describe.h"
+
+namespace tidemark::internal {
+
+void OperatorBase::emitSideOutput(int tag_id, const std::type_info& type, void* record) {
+  OutputBase* output = sideOutput(tag_id);
+  if (output == nullptr) return;
+  if (output->elementType() != std::type_index(type)) {
+    throw std::logic_error(fmt::format("{} emits {} to a side output that carries {}: two OutputTags share an id "
+                                       "but not a type",
+                                       context().description(), demangle(type.name()), demangle(output->elementType().name())));
+  }
+  output->collectErased(record);
+}
+
+}  // namespace tidemark::internal
