@@ -53,6 +53,23 @@ TEST_P(JobFailureTest, ThrowingMapNamesOperatorSubtaskAndElement) {
   EXPECT_THAT(message, HasSubstr("three is not allowed"));
 }
 
+TEST_P(JobFailureTest, SideOutputTagsThatShareAnIdButNotATypeFailTheJob) {
+  auto env = makeEnv();
+  struct EmitsInts : ProcessFunction<int, int> {
+    void processElement(const int& x, Context& ctx, Collector<int>& out) override {
+      ctx.output(OutputTag<int>("odd"), x);
+      out.collect(x);
+    }
+  };
+  auto main = env.fromElements<int>({7}).process(EmitsInts{}).name("splitter");
+  main.getSideOutput(OutputTag<std::string>("odd")).addSink(DiscardSink<std::string>{});
+  const std::string message = failureOf(env);
+  EXPECT_THAT(message, HasSubstr("operator 'splitter' (subtask 1/1)"));
+  EXPECT_THAT(message, HasSubstr("emitted int to a side output whose stream carries std::"));
+  EXPECT_THAT(message, HasSubstr("two OutputTags share an id but not a type"));
+  EXPECT_THAT(message, HasSubstr("element 7"));
+}
+
 TEST_P(JobFailureTest, ThrowingOnTimerNamesTheWatermark) {
   auto env = makeEnv();
   struct FailingTimer : KeyedProcessFunction<int, int, int> {

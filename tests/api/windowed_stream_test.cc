@@ -1,4 +1,4 @@
-// Windowed streams through whole jobs in simulated time (SEMANTICS.md 4, 5, 7):
+// Windowed streams through whole jobs in simulated time (docs/semantics.md 4, 5, 7):
 // every test runs at parallelism 1 and at parallelism 2 and asserts the exact
 // multiset of results with their timestamps (sorted, since parallel sinks
 // interleave), the late side outputs and the numLateRecordsDropped counters.

@@ -1,4 +1,4 @@
-// Time in the CEP operator (SEMANTICS.md 6.2, 6.3, 7.5, 7.14): within()
+// Time in the CEP operator (docs/semantics.md 6.2, 6.3, 7.5, 7.14): within()
 // windows, timed-out partial matches (through a TimedOutPartialMatchHandler
 // and through select / flatSelect with a timeout tag) with their
 // timestamps, timeouts found by the watermark alone, timeouts in processing

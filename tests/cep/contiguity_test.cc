@@ -4,7 +4,7 @@
 // conditions, subtype<U>() on a std::variant event, a next(group) and two
 // keys at parallelism 2.
 //
-// Expected matches follow Flink CEP semantics (SEMANTICS.md 6.1). Each match
+// Expected matches follow Flink CEP semantics (docs/semantics.md 6.1). Each match
 // is rendered as "name:[ids] name:[ids]" in Match order. Matches completed by
 // different events come out in event order; matches completed by the same
 // event come out as in Flink (no skip strategy): the earlier start first, and

@@ -1,4 +1,4 @@
-// notNext and notFollowedBy through the CEP operator (SEMANTICS.md 6.1, 6.2):
+// notNext and notFollowedBy through the CEP operator (docs/semantics.md 6.1, 6.2):
 // in the middle of a pattern, before optional and times patterns, at the end
 // (notNext; notFollowedBy only with within, the match being emitted once the
 // window has passed without the event), and the compile-time error for a

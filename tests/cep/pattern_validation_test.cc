@@ -1,4 +1,4 @@
-// Malformed patterns (SEMANTICS.md 6.1): what Flink CEP refuses is refused
+// Malformed patterns (docs/semantics.md 6.1): what Flink CEP refuses is refused
 // with a MalformedPatternException whose message says why, either while the
 // pattern is built (quantifiers, until, not-patterns after optional ones) or
 // when it is compiled by CEP::pattern (unique names, the skip strategy's

@@ -5,7 +5,7 @@
 // iterative conditions reading ctx.getEventsForPattern; group patterns; two
 // keys at parallelism 2.
 //
-// Expected matches follow Flink CEP semantics (SEMANTICS.md 6.1). Each match
+// Expected matches follow Flink CEP semantics (docs/semantics.md 6.1). Each match
 // is rendered as "name:[ids] name:[ids]" in Match order. Matches completed by
 // different events come out in event order; matches completed by the same
 // event come out as in Flink (no skip strategy): the earlier start first, and

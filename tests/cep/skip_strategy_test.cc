@@ -1,4 +1,4 @@
-// AfterMatchSkipStrategy through the CEP operator (SEMANTICS.md 6.4): which
+// AfterMatchSkipStrategy through the CEP operator (docs/semantics.md 6.4): which
 // matches come out, in emission order, for noSkip, skipToNext,
 // skipPastLastEvent, skipToFirst(name), skipToLast(name), and the failure of
 // throwExceptionOnMiss(), with Flink CEP's semantics. Matches are listed in

@@ -1,4 +1,4 @@
-// The built-in evictors (SEMANTICS.md 4.9): CountEvictor, TimeEvictor and
+// The built-in evictors (docs/semantics.md 4.9): CountEvictor, TimeEvictor and
 // DeltaEvictor, each evicting before or after the window function, with time
 // and global windows, and their argument checks.
 #include <gmock/gmock.h>

@@ -7,7 +7,7 @@
 // remove and fire every due timer in time order, making its key and window
 // current first, and re-check the queue after each callback, so a timer a
 // trigger registers at or before the new time fires in the same advance
-// (SEMANTICS.md 3.2).
+// (docs/semantics.md 3.2).
 #pragma once
 
 #include <compare>

@@ -23,10 +23,10 @@
 // with the assigner, trigger, evictor and allowed lateness given here, into
 // one window operator ("Window(CoGroup)"; "EvictingWindow(CoGroup)" with an
 // evictor) whose function splits each fired window into its two sides. Hence:
-// - event time is the minimum of both inputs' watermarks (SEMANTICS.md 2.3):
+// - event time is the minimum of both inputs' watermarks (docs/semantics.md 2.3):
 //   an input without watermarks holds event-time windows back forever;
 // - window semantics, lateness, late re-firing and state cleanup are exactly
-//   those of KeyedStream::window() (SEMANTICS.md 4); late elements beyond
+//   those of KeyedStream::window() (docs/semantics.md 4); late elements beyond
 //   the allowed lateness are dropped (there is no late-data side output);
 // - a custom trigger, evictor or assigner works on the tagged elements: give
 //   a built-in (EventTimeTrigger::create(), CountEvictor::of(n), ...) or a

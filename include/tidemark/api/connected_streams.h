@@ -6,7 +6,7 @@
 // produce a common output type, and one function instance per parallel subtask
 // serves both inputs. The operator's event time is the minimum of the two
 // inputs' watermarks, advancing only when that minimum strictly increases; a
-// silent input that is not idle holds it at kMinWatermark (SEMANTICS.md 2.3).
+// silent input that is not idle holds it at kMinWatermark (docs/semantics.md 2.3).
 //
 // Keying: keyBy(selector1, selector2) partitions both inputs by a key of the
 // same type, and KeyedStream<K, A>::connect(KeyedStream<K, B>) does the same

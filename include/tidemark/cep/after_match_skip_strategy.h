@@ -1,5 +1,5 @@
 // AfterMatchSkipStrategy: which partial matches to discard after a match is
-// emitted (Flink CEP's AfterMatchSkipStrategy, SEMANTICS.md 6.4).
+// emitted (Flink CEP's AfterMatchSkipStrategy, docs/semantics.md 6.4).
 //
 // - noSkip() (default): keep every partial match.
 // - skipToNext(): discard partial matches that started at or before the

@@ -11,7 +11,7 @@
 // called on and return it, so calls chain. Patterns are cheap handles: copies
 // share the same pattern.
 //
-// Contiguity to the previous pattern (SEMANTICS.md 6.1): next = strict (the
+// Contiguity to the previous pattern (docs/semantics.md 6.1): next = strict (the
 // very next event), followedBy = relaxed (skip non-matching events, take the
 // first match), followedByAny = non-deterministic relaxed (matching events
 // may be skipped too), notNext = the next event must not match,

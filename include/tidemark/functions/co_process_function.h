@@ -6,7 +6,7 @@
 // can carry information from one input to the other. Each call sees the
 // element's timestamp and the operator's event time, which is the minimum of
 // the two inputs' watermarks: until both inputs have sent one it stays at
-// kMinWatermark (SEMANTICS.md 2.3). Results carry the element's timestamp.
+// kMinWatermark (docs/semantics.md 2.3). Results carry the element's timestamp.
 // Timers need a key: registering one here fails the job, as on a non-keyed
 // ProcessFunction; keyBy both inputs and use a KeyedCoProcessFunction.
 //

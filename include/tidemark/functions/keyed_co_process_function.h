@@ -6,7 +6,7 @@
 // every processElement1, processElement2 and onTimer call. State created from
 // getRuntimeContext() is one store for both inputs: a value written while
 // processing input 1 is read back while processing input 2 for the same key.
-// Event time is the minimum of the two inputs' watermarks (SEMANTICS.md 2.3);
+// Event time is the minimum of the two inputs' watermarks (docs/semantics.md 2.3);
 // event-time timers fire when that combined watermark passes them, before it
 // goes downstream. Results emitted in onTimer carry the timer's timestamp
 // (event time) or none (processing time), as in KeyedProcessFunction.

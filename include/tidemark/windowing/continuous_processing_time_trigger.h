@@ -24,119 +24,25 @@
 //       .trigger(tidemark::ContinuousProcessingTimeTrigger::of(std::chrono::seconds(10)));
 #pragma once
 
-#include <algorithm>
-#include <chrono>
-#include <cstdint>
-#include <memory>
-#include <optional>
-#include <stdexcept>
-#include <string>
+#include <string_view>
 
-#include <fmt/format.h>
-
-#include "tidemark/core/time.h"
-#include "tidemark/state/state_descriptor.h"
-#include "tidemark/windowing/trigger.h"
+#include "tidemark/windowing/continuous_trigger.h"
+#include "tidemark/windowing/window_clock.h"
 
 namespace tidemark {
 
 namespace internal {
 
-template <class T, class W>
-class ContinuousProcessingTimeTriggerImpl final : public Trigger<T, W> {
- public:
-  explicit ContinuousProcessingTimeTriggerImpl(Duration interval)
-      : interval_(interval),
-        fire_time_descriptor_("fire-time",
-                              [](const std::int64_t& a, const std::int64_t& b) { return std::min(a, b); }) {}
-
-  TriggerResult onElement(const T&, Timestamp, const W& window, TriggerContext<W>& ctx) override {
-    ReducingState<std::int64_t>& fire_time = ctx.getPartitionedState(fire_time_descriptor_);
-    if (!fire_time.get()) {
-      const Timestamp now = ctx.getCurrentProcessingTime();
-      registerNextFireTime(now - (now % interval_), window, ctx, fire_time);
-    }
-    return TriggerResult::CONTINUE;
-  }
-
-  TriggerResult onEventTime(Timestamp, const W&, TriggerContext<W>&) override { return TriggerResult::CONTINUE; }
-
-  TriggerResult onProcessingTime(Timestamp time, const W& window, TriggerContext<W>& ctx) override {
-    ReducingState<std::int64_t>& fire_time = ctx.getPartitionedState(fire_time_descriptor_);
-    // Flink dereferences the state unchecked; a timer of the window that is not
-    // ours (the operator's cleanup timer after clear) must not crash here.
-    if (fire_time.get() == time) {
-      fire_time.clear();
-      registerNextFireTime(time, window, ctx, fire_time);
-      return TriggerResult::FIRE;
-    }
-    return TriggerResult::CONTINUE;
-  }
-
-  void clear(const W&, TriggerContext<W>& ctx) override {
-    ReducingState<std::int64_t>& fire_time = ctx.getPartitionedState(fire_time_descriptor_);
-    if (std::optional<std::int64_t> time = fire_time.get()) {
-      ctx.deleteProcessingTimeTimer(*time);
-      fire_time.clear();
-    }
-  }
-
-  bool canMerge() const override { return true; }
-
-  void onMerge(const W&, OnMergeContext<W>& ctx) override {
-    ctx.mergePartitionedState(fire_time_descriptor_);
-    if (std::optional<std::int64_t> next = ctx.getPartitionedState(fire_time_descriptor_).get()) {
-      ctx.registerProcessingTimeTimer(*next);
-    }
-  }
-
-  std::string toString() const override { return fmt::format("ContinuousProcessingTimeTrigger({})", interval_); }
-
-  Duration getInterval() const { return interval_; }
-
- private:
-  void registerNextFireTime(Timestamp from, const W& window, TriggerContext<W>& ctx,
-                            ReducingState<std::int64_t>& fire_time) {
-    const Timestamp next = std::min(saturatingAdd(from, interval_), window.maxTimestamp());
-    fire_time.add(next);
-    ctx.registerProcessingTimeTimer(next);
-  }
-
-  Duration interval_;
-  ReducingStateDescriptor<std::int64_t> fire_time_descriptor_;
+struct ContinuousProcessingTimeTraits : ProcessingTimeClock {
+  static constexpr std::string_view kName = "ContinuousProcessingTimeTrigger";
+  // As Flink's ContinuousProcessingTimeTrigger: processing-time windows are
+  // never late, and the last firing at the window's end comes from the fire
+  // time clamped to maxTimestamp() (a GlobalWindow's is MAX: it never ends).
+  static constexpr bool kFiresAtWindowEnd = false;
 };
 
 }  // namespace internal
 
-class ContinuousProcessingTimeTrigger {
- public:
-  /// Throws std::invalid_argument unless interval > 0 (milliseconds).
-  static ContinuousProcessingTimeTrigger of(Duration interval) {
-    if (interval <= 0) {
-      throw std::invalid_argument(
-          fmt::format("ContinuousProcessingTimeTrigger: interval must be > 0, got {} ms", interval));
-    }
-    return ContinuousProcessingTimeTrigger(interval);
-  }
-  template <class Rep, class Period>
-  static ContinuousProcessingTimeTrigger of(std::chrono::duration<Rep, Period> interval) {
-    return of(toMillis(interval));
-  }
-
-  Duration getInterval() const { return interval_; }
-
-  template <class T, class W>
-  std::unique_ptr<Trigger<T, W>> build() const {
-    return std::make_unique<internal::ContinuousProcessingTimeTriggerImpl<T, W>>(interval_);
-  }
-  std::string toString() const { return fmt::format("ContinuousProcessingTimeTrigger({})", interval_); }
-
-  friend bool operator==(const ContinuousProcessingTimeTrigger&, const ContinuousProcessingTimeTrigger&) = default;
-
- private:
-  explicit ContinuousProcessingTimeTrigger(Duration interval) : interval_(interval) {}
-
-  Duration interval_;
-};
+using ContinuousProcessingTimeTrigger = ContinuousTrigger<internal::ContinuousProcessingTimeTraits>;
 
 }  // namespace tidemark

@@ -1,5 +1,5 @@
 // CountEvictor: keeps at most maxCount elements of a window, the ones that
-// arrived last (SEMANTICS.md 4.9).
+// arrived last (docs/semantics.md 4.9).
 //
 // Contract:
 // - Elements are evicted from the front (the oldest arrivals) until at most

@@ -1,5 +1,5 @@
 // CountTrigger: fires a window every time it has received `n` more elements
-// (SEMANTICS.md 4.7); countWindow(n) is GlobalWindows with
+// (docs/semantics.md 4.7); countWindow(n) is GlobalWindows with
 // PurgingTrigger::of(CountTrigger::of(n)).
 //
 // Contract:

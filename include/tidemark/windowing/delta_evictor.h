@@ -1,5 +1,5 @@
 // DeltaEvictor: evicts the elements of a window that are too far, by a
-// user-defined delta, from the window's last element (SEMANTICS.md 4.9).
+// user-defined delta, from the window's last element (docs/semantics.md 4.9).
 //
 // Contract:
 // - deltaFunction(a, b) returns a double: callable as

@@ -1,5 +1,5 @@
 // EventTimeTrigger: fires a TimeWindow once the watermark passes its end;
-// the default trigger of the event-time assigners (SEMANTICS.md 4.7).
+// the default trigger of the event-time assigners (docs/semantics.md 4.7).
 //
 // Contract:
 // - onElement: if window.maxTimestamp() <= current watermark the window is

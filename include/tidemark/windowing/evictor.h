@@ -1,5 +1,5 @@
 // Evictor<T, W>: removes elements from a window's contents just before and/or
-// just after the window function runs (SEMANTICS.md 4.9). A window with an
+// just after the window function runs (docs/semantics.md 4.9). A window with an
 // evictor keeps every element (no incremental aggregation), so the function
 // sees only what the evictor left.
 //

@@ -1,5 +1,5 @@
 // GlobalWindows: puts every record of a key into the one GlobalWindow of that
-// key (SEMANTICS.md 4.2). The window never ends, so it emits only when a
+// key (docs/semantics.md 4.2). The window never ends, so it emits only when a
 // trigger says so and is never cleaned up by time.
 //
 // Contract:

@@ -1,5 +1,5 @@
 // NeverTrigger: a trigger that never fires; the default trigger of
-// GlobalWindows (SEMANTICS.md 4.2), whose one window only emits when the user
+// GlobalWindows (docs/semantics.md 4.2), whose one window only emits when the user
 // sets a trigger that does (countWindow() sets CountTrigger).
 //
 // Contract:

@@ -1,6 +1,6 @@
 // PurgingTrigger: wraps another trigger and turns each of its firings into
 // FIRE_AND_PURGE, so a window emits only what arrived since its last firing
-// (SEMANTICS.md 4.7).
+// (docs/semantics.md 4.7).
 //
 // Contract:
 // - Each callback delegates to the inner trigger; FIRE becomes

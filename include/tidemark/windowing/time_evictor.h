@@ -1,5 +1,5 @@
 // TimeEvictor: keeps the elements of a window whose timestamps lie within
-// windowSize of the newest one (SEMANTICS.md 4.9).
+// windowSize of the newest one (docs/semantics.md 4.9).
 //
 // Contract:
 // - Let m be the largest element timestamp in the window. Elements with

@@ -1,5 +1,5 @@
 // TimeWindow: the half-open interval [start, end) of event or processing time
-// that time-based assigners put elements into (SEMANTICS.md 4.1).
+// that time-based assigners put elements into (docs/semantics.md 4.1).
 //
 // Contract:
 // - start is inclusive, end exclusive; maxTimestamp() = end - 1 is the last

@@ -1,5 +1,5 @@
 // Trigger<T, W>: decides when a window emits its result and when its contents
-// are dropped (SEMANTICS.md 4.7). Each subtask of a window operator has its
+// are dropped (docs/semantics.md 4.7). Each subtask of a window operator has its
 // own copy, shared by all keys and windows of that subtask, so a trigger
 // keeps whatever it must remember per window in partitioned state
 // (TriggerContext::getPartitionedState), never in members.

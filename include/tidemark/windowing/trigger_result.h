@@ -1,4 +1,4 @@
-// What a trigger decides for a window at each callback (SEMANTICS.md 4.7).
+// What a trigger decides for a window at each callback (docs/semantics.md 4.7).
 #pragma once
 
 #include <string_view>

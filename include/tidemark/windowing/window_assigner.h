@@ -1,5 +1,5 @@
 // WindowAssigner<T, W>: puts each element into zero or more windows, and
-// names the trigger a window gets when the user sets none (SEMANTICS.md 4.2).
+// names the trigger a window gets when the user sets none (docs/semantics.md 4.2).
 //
 // Contract:
 // - assignWindows() appends the element's windows to `windows` (the operator

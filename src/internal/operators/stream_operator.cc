@@ -13,9 +13,10 @@ void OperatorBase::emitSideOutput(int tag_id, const std::type_info& type, void* 
   OutputBase* output = sideOutput(tag_id);
   if (output == nullptr) return;
   if (output->elementType() != std::type_index(type)) {
-    throw std::logic_error(fmt::format("{} emits {} to a side output that carries {}: two OutputTags share an id "
-                                       "but not a type",
-                                       context().description(), demangle(type.name()), demangle(output->elementType().name())));
+    // The runtime's failure report names the operator and the element.
+    throw std::logic_error(fmt::format("emitted {} to a side output whose stream carries {}: two OutputTags share "
+                                       "an id but not a type",
+                                       demangle(type.name()), demangle(output->elementType().name())));
   }
   output->collectErased(record);
 }

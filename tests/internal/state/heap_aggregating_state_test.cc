@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -185,6 +186,29 @@ TEST_F(HeapAggregatingStateTest, SameNameReturnsTheSameObjectAndOtherTypesThrow)
   EXPECT_THROW(backend_.getReducingState(ReducingStateDescriptor<double>(
                    "avg", [](const double& x, const double& y) { return x + y; })),
                std::logic_error);
+}
+
+// Any type with the four operations aggregates; it need not derive from
+// AggregateFunction (state holds it as an Aggregation).
+struct Longest {
+  std::size_t createAccumulator() const { return 0; }
+  std::size_t add(const std::string& value, std::size_t longest) const { return std::max(longest, value.size()); }
+  std::string getResult(std::size_t longest) const { return std::to_string(longest) + " chars"; }
+  std::size_t merge(std::size_t a, std::size_t b) const { return std::max(a, b); }
+};
+
+TEST_F(HeapAggregatingStateTest, AggregatesWithAnyTypeThatHasTheFourOperations) {
+  static_assert(AggregatesWith<Longest, std::string, std::size_t, std::string>);
+  static_assert(!AggregatesWith<Trail, long, std::string, std::string>);
+  auto& state = backend_.getAggregatingState(
+      AggregatingStateDescriptor<std::string, std::size_t, std::string>("longest", std::make_shared<Longest>()));
+  backend_.setCurrentKey(1);
+  state.add("ab");
+  state.add("abcd");
+  state.add("a");
+  EXPECT_EQ(state.get(), "4 chars");
+  backend_.setCurrentKey(2);
+  EXPECT_EQ(state.get(), std::nullopt);
 }
 
 TEST(AggregatingStateDescriptorTest, RejectsANullFunction) {

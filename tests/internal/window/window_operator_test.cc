@@ -1,4 +1,4 @@
-// The window operator driven by hand (SEMANTICS.md 4, 5, 7): each test builds
+// The window operator driven by hand (docs/semantics.md 4, 5, 7): each test builds
 // a windowed stream with the DataStream API, instantiates its window operator
 // alone in the keyed test harness, and pushes elements, watermarks and
 // processing time, asserting every emitted record (value @ timestamp) and

@@ -1,5 +1,5 @@
 // The window operator leaves no state and no timers behind once its windows
-// are cleaned up (SEMANTICS.md 4.3, 4.6): a million keys hold a million state
+// are cleaned up (docs/semantics.md 4.3, 4.6): a million keys hold a million state
 // entries and a million timers while their window is open, and nothing once
 // the watermark passed the window's cleanup time; likewise for sessions with
 // allowed lateness (merging sets, merged-away windows) and for sliding windows

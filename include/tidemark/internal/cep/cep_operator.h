@@ -1,6 +1,6 @@
 // The CEP operator (Flink's CepOperator): runs a compiled pattern per key.
 //
-// Event time (SEMANTICS.md 6.3):
+// Event time (docs/semantics.md 6.3):
 // - An element is late when its timestamp is at or below the current
 //   watermark: it goes to the late-data side output when one is set, else it
 //   is counted in numLateRecordsDropped. An element without a timestamp fails
@@ -42,7 +42,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -59,6 +58,7 @@
 #include "tidemark/internal/operators/internal_timer_service.h"
 #include "tidemark/internal/operators/keyed_operator_stats.h"
 #include "tidemark/internal/operators/monotonic_timer_queue.h"
+#include "tidemark/internal/operators/side_outputs_through.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
 #include "tidemark/core/key_group.h"
@@ -92,13 +92,13 @@ struct CepKeyHash {
 };
 
 /// The CEP operator's side of PatternContext.
-class PatternContextImpl final : public PatternContext {
+class PatternContextImpl final : public SideOutputsThrough<PatternContext> {
  public:
-  PatternContextImpl(OperatorBase& op, bool event_time) : operator_(op), event_time_(event_time) {}
+  PatternContextImpl(OperatorBase& op, bool event_time) : SideOutputsThrough(op), event_time_(event_time) {}
 
   Timestamp timestamp() const override { return timestamp_; }
   Timestamp currentProcessingTime() const override {
-    return operator_.processingTimeService().currentProcessingTime();
+    return owner().processingTimeService().currentProcessingTime();
   }
 
   void setTimestamp(Timestamp timestamp) { timestamp_ = timestamp; }
@@ -107,12 +107,8 @@ class PatternContextImpl final : public PatternContext {
   std::optional<Timestamp> sideOutputTimestamp() const override {
     return event_time_ ? std::optional<Timestamp>(timestamp_) : std::nullopt;
   }
-  void emitSideOutput(int tag_id, const std::type_info& type, void* record) override {
-    operator_.emitSideOutput(tag_id, type, record);
-  }
 
  private:
-  OperatorBase& operator_;
   bool event_time_;
   Timestamp timestamp_ = kMinWatermark;
 };

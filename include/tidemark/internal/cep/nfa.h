@@ -6,7 +6,7 @@
 // and releases matches that were waiting for that: trailing notFollowedBy
 // matches and, under a skip strategy, matches held back behind an earlier
 // partial match. The operator calls advanceTime with each event's timestamp
-// before the event and with the watermark after the events (SEMANTICS.md 6.2,
+// before the event and with the watermark after the events (docs/semantics.md 6.2,
 // 6.3).
 //
 // Every step is Flink's: the decision graph over TAKE / IGNORE / PROCEED

@@ -1,4 +1,4 @@
-// Event-time and processing-time timers of one keyed operator (SEMANTICS.md 3).
+// Event-time and processing-time timers of one keyed operator (docs/semantics.md 3).
 //
 // Event time is driven by the operator: advanceWatermark(w) makes w the current
 // watermark before firing anything, so onEventTime already sees w, and it

@@ -30,7 +30,7 @@
 //   cleanup time is that watermark (e.g. bounds [-1, 1], right element at 2
 //   dropped at watermark 3, then a left element at 3 arrives: it would have
 //   matched, and does not).
-// - Event time is the minimum of both inputs' watermarks (SEMANTICS.md 2.3);
+// - Event time is the minimum of both inputs' watermarks (docs/semantics.md 2.3);
 //   cleanup timers fire before the watermark is forwarded.
 //
 // Storage: each side's buffer is one keyed ValueState per key holding an
@@ -48,7 +48,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -59,6 +58,7 @@
 #include "tidemark/functions/process_join_function.h"
 #include "tidemark/functions/runtime_context.h"
 #include "tidemark/internal/operators/internal_timer_service.h"
+#include "tidemark/internal/operators/side_outputs_through.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
 #include "tidemark/internal/state/heap_keyed_state_backend.h"
@@ -92,9 +92,9 @@ constexpr Timestamp saturatingSubtract(Timestamp t, Duration d) {
 }
 
 /// The join's side of ProcessJoinContext: the timestamps of the pair being joined.
-class ProcessJoinContextImpl final : public ProcessJoinContext {
+class ProcessJoinContextImpl final : public SideOutputsThrough<ProcessJoinContext> {
  public:
-  explicit ProcessJoinContextImpl(OperatorBase& op) : operator_(op) {}
+  explicit ProcessJoinContextImpl(OperatorBase& op) : SideOutputsThrough(op) {}
 
   Timestamp getLeftTimestamp() const override { return left_timestamp_; }
   Timestamp getRightTimestamp() const override { return right_timestamp_; }
@@ -104,13 +104,7 @@ class ProcessJoinContextImpl final : public ProcessJoinContext {
     right_timestamp_ = right;
   }
 
- protected:
-  void emitSideOutput(int tag_id, const std::type_info& type, void* record) override {
-    operator_.emitSideOutput(tag_id, type, record);
-  }
-
  private:
-  OperatorBase& operator_;
   Timestamp left_timestamp_ = kMinWatermark;
   Timestamp right_timestamp_ = kMinWatermark;
 };

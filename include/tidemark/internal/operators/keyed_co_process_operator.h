@@ -6,7 +6,7 @@
 // selector i, so state and timers registered while handling either input
 // belong to the same key. Event-time timers fire in processWatermark, which
 // receives the combined (minimum) watermark of both inputs, and they fire
-// before that watermark is forwarded (SEMANTICS.md 2.3, 2.4).
+// before that watermark is forwarded (docs/semantics.md 2.3, 2.4).
 #pragma once
 
 #include <memory>

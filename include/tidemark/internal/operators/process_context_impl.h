@@ -6,67 +6,39 @@
 // for the current key, so the context always shows the key being processed.
 #pragma once
 
-#include <optional>
 #include <typeinfo>
+#include <utility>
 
 #include "tidemark/functions/keyed_context.h"
 #include "tidemark/functions/process_context.h"
 #include "tidemark/functions/timer_service.h"
+#include "tidemark/internal/operators/side_outputs_through.h"
 #include "tidemark/internal/operators/stream_operator.h"
 
 namespace tidemark::internal {
 
-/// What every process context implements the same way; `Interface` is the
-/// context the function sees.
-template <class Interface>
-class ProcessContextBase : public Interface {
+class ProcessContextImpl final : public SideOutputsThrough<ProcessContext> {
  public:
-  ProcessContextBase(OperatorBase& op, TimerService& timers) : operator_(op), timers_(timers) {}
-
-  std::optional<Timestamp> timestamp() const final { return timestamp_; }
-  TimerService& timerService() final { return timers_; }
-
-  void setTimestamp(std::optional<Timestamp> timestamp) { timestamp_ = timestamp; }
-
- protected:
-  void emitSideOutput(int tag_id, const std::type_info& type, void* record) final {
-    operator_.emitSideOutput(tag_id, type, record);
-  }
-
- private:
-  OperatorBase& operator_;
-  TimerService& timers_;
-  std::optional<Timestamp> timestamp_;
-};
-
-class ProcessContextImpl final : public ProcessContextBase<ProcessContext> {
- public:
-  using ProcessContextBase::ProcessContextBase;
-};
-
-template <class K, class Interface = KeyedProcessContext<K>>
-class KeyedProcessContextImpl : public ProcessContextBase<Interface> {
- public:
-  /// `current_key` is the operator's slot for the current key.
-  KeyedProcessContextImpl(OperatorBase& op, TimerService& timers, const K* const& current_key)
-      : ProcessContextBase<Interface>(op, timers), current_key_(current_key) {}
-
-  const K& getCurrentKey() const final { return *current_key_; }
-
- private:
-  const K* const& current_key_;
+  ProcessContextImpl(OperatorBase& op, TimerService& timers) : SideOutputsThrough(op, timers) {}
+  using ProcessContext::setTimestamp;
 };
 
 template <class K>
-class KeyedOnTimerContextImpl final : public KeyedProcessContextImpl<K, KeyedOnTimerContext<K>> {
+class KeyedProcessContextImpl final : public SideOutputsThrough<KeyedProcessContext<K>> {
  public:
-  using KeyedProcessContextImpl<K, KeyedOnTimerContext<K>>::KeyedProcessContextImpl;
+  /// `current_key` is the operator's slot for the current key.
+  KeyedProcessContextImpl(OperatorBase& op, TimerService& timers, const K* const& current_key)
+      : SideOutputsThrough<KeyedProcessContext<K>>(op, timers, current_key) {}
+  using ProcessContext::setTimestamp;
+};
 
-  TimeDomain timeDomain() const override { return time_domain_; }
-  void setTimeDomain(TimeDomain domain) { time_domain_ = domain; }
-
- private:
-  TimeDomain time_domain_ = TimeDomain::EVENT_TIME;
+template <class K>
+class KeyedOnTimerContextImpl final : public SideOutputsThrough<KeyedOnTimerContext<K>> {
+ public:
+  KeyedOnTimerContextImpl(OperatorBase& op, TimerService& timers, const K* const& current_key)
+      : SideOutputsThrough<KeyedOnTimerContext<K>>(op, timers, current_key) {}
+  using ProcessContext::setTimestamp;
+  using KeyedOnTimerContext<K>::setTimeDomain;
 };
 
 }  // namespace tidemark::internal

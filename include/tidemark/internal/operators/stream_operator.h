@@ -155,7 +155,7 @@ class OneInputOperator : public OperatorBase, public Input<IN> {
 
 /// An operator with two inputs (connect): each input's watermark comes from
 /// its own valve; the operator's event time is the minimum over the inputs
-/// that are not idle (SEMANTICS 2.3), and only strict increases go further.
+/// that are not idle (docs/semantics.md 2.3), and only strict increases go further.
 template <class IN1, class IN2, class OUT>
 class TwoInputOperator : public OperatorBase {
  public:

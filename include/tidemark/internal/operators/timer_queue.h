@@ -1,6 +1,6 @@
 // The timers of one time domain (event time or processing time) of a keyed
 // operator: a set of (key, namespace, timestamp) triples that comes out in
-// ascending timestamp order, ties in registration order (SEMANTICS.md 3.1/3.2;
+// ascending timestamp order, ties in registration order (docs/semantics.md 3.1/3.2;
 // the tie rule is tidemark's deterministic choice where Flink uses heap order).
 //
 // Why not one binary heap of timers plus a global dedup set, as Flink does:

@@ -1,6 +1,6 @@
 // assignTimestampsAndWatermarks: stamps records and generates watermarks.
 //
-// Per SEMANTICS 1.2: the record is emitted before the generator sees it (so a
+// Per docs/semantics.md 1.2: the record is emitted before the generator sees it (so a
 // punctuated watermark follows its event); periodic emission runs every
 // auto-watermark interval of processing time, starting one interval after
 // open; watermarks from upstream are ignored except MAX (end of input must

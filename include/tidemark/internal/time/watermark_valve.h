@@ -5,7 +5,7 @@
 // every unioned stream). Event time may only advance to a point that every
 // channel still able to send data has passed, so the valve reduces the N
 // per-channel streams of watermarks and statuses to one stream for the
-// operator (SEMANTICS.md 2.1):
+// operator (docs/semantics.md 2.1):
 // - each channel's watermark is monotonic; a watermark not above the
 //   channel's previous one is dropped;
 // - the input's watermark is the min over the active channels that are
@@ -16,7 +16,7 @@
 //   channel to come back reports ACTIVE.
 //
 // Two-input (and k-input) operators run one valve per input and then combine
-// the valved results with CombinedWatermark (SEMANTICS.md 2.3).
+// the valved results with CombinedWatermark (docs/semantics.md 2.3).
 //
 // Contract: not thread-safe. Each instance belongs to the task that owns the
 // input and is called only from that task's thread. Every call returns what
@@ -86,7 +86,7 @@ class WatermarkValve {
 };
 
 /// Combines the already-valved watermarks of k logical inputs (two-input
-/// operators, SEMANTICS.md 2.3). Same threading contract as WatermarkValve.
+/// operators, docs/semantics.md 2.3). Same threading contract as WatermarkValve.
 class CombinedWatermark {
  public:
   /// Throws std::invalid_argument unless num_inputs >= 1.

@@ -3,7 +3,7 @@
 // its contents are stored. When windows merge, the contents of all of them
 // are folded into the state window of one of them, so the merged window's
 // contents keep living under a namespace that already existed and only the
-// others move (SEMANTICS.md 4.5).
+// others move (docs/semantics.md 4.5).
 //
 // The mapping is a small vector per key (a key rarely has more than a few
 // live sessions), kept in the operator's keyed state so it dies with the key.

@@ -4,24 +4,24 @@
 #pragma once
 
 #include <stdexcept>
-#include <typeinfo>
 
 #include "tidemark/core/void_namespace.h"
 #include "tidemark/functions/keyed_state_store.h"
 #include "tidemark/functions/window_context.h"
+#include "tidemark/internal/operators/side_outputs_through.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/state/heap_keyed_state_backend.h"
 
 namespace tidemark::internal {
 
 template <class K, class W>
-class WindowContextImpl final : public WindowContext<K, W> {
+class WindowContextImpl final : public SideOutputsThrough<WindowContext<K, W>> {
  public:
   /// `window` is the operator's slot for the window being emitted or cleared;
   /// `merging_windows` says whether windows merge (sessions).
   WindowContextImpl(OperatorBase& op, HeapKeyedStateBackend<K>& backend, const W* const& window,
                     const Timestamp& watermark, bool merging_windows = false)
-      : operator_(op),
+      : SideOutputsThrough<WindowContext<K, W>>(op),
         window_(window),
         watermark_(watermark),
         merging_windows_(merging_windows),
@@ -30,7 +30,7 @@ class WindowContextImpl final : public WindowContext<K, W> {
 
   const W& window() const override { return *window_; }
   Timestamp currentProcessingTime() const override {
-    return operator_.processingTimeService().currentProcessingTime();
+    return this->owner().processingTimeService().currentProcessingTime();
   }
   Timestamp currentWatermark() const override { return watermark_; }
 
@@ -40,13 +40,7 @@ class WindowContextImpl final : public WindowContext<K, W> {
   }
   KeyedStateStore<K, VoidNamespace>& globalState() override { return global_state_; }
 
- protected:
-  void emitSideOutput(int tag_id, const std::type_info& type, void* record) override {
-    operator_.emitSideOutput(tag_id, type, record);
-  }
-
  private:
-  OperatorBase& operator_;
   const W* const& window_;
   const Timestamp& watermark_;
   bool merging_windows_;

@@ -1,5 +1,5 @@
 // WindowOperator: keyed windows with a trigger, allowed lateness and a late
-// side output (SEMANTICS.md 4.3 - 4.10), for any assigner, trigger, contents
+// side output (docs/semantics.md 4.3 - 4.10), for any assigner, trigger, contents
 // policy (window_contents.h) and window function (internal_window_function.h).
 //
 // Per element: assign windows; for a merging assigner, merge them into the
@@ -151,7 +151,7 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
  private:
   // ---- element path ----
 
-  // Returns whether every window skipped the element (SEMANTICS 4.4).
+  // Returns whether every window skipped the element (docs/semantics.md 4.4).
   bool addToWindows(const StreamRecord<IN>& record) {
     bool skipped = true;
     for (const W& window : windows_) {
@@ -176,7 +176,7 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
     return window_end_trigger_ != nullptr && window_end_trigger_->repeatsOnElement(window, *trigger_context_);
   }
 
-  // SEMANTICS 4.5. The key's merging set is edited in place in its state
+  // docs/semantics.md 4.5. The key's merging set is edited in place in its state
   // entry; nothing else writes that state while this runs.
   bool addToMergingWindows(const StreamRecord<IN>& record) {
     Mapping& mapping = merging_windows_->findOrCreate([] { return Mapping{}; });
@@ -230,7 +230,7 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
     contents_->merge(state_window, merged_state_windows);
   }
 
-  // ---- timer path (SEMANTICS 4.6) ----
+  // ---- timer path (docs/semantics.md 4.6) ----
 
   void onTimer(const TimerEntry<K, W>& timer, bool event_time) {
     setCurrentKey(timer.key);
