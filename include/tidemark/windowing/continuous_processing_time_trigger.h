@@ -1,5 +1,5 @@
 // ContinuousProcessingTimeTrigger: fires a window every `interval` of
-// processing time, on the grid of multiples of the interval (SEMANTICS.md
+// processing time, on the grid of multiples of the interval (docs/semantics.md
 // 4.7, newest Flink form).
 //
 // Contract:

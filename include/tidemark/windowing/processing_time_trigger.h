@@ -1,5 +1,5 @@
 // ProcessingTimeTrigger: fires a TimeWindow when processing time reaches its
-// end; the default trigger of the processing-time assigners (SEMANTICS.md
+// end; the default trigger of the processing-time assigners (docs/semantics.md
 // 4.7, 4.10).
 //
 // Contract:

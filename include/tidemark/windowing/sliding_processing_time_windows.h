@@ -1,6 +1,6 @@
 // SlidingProcessingTimeWindows: puts each record into every window of a
 // fixed size that contains the operator's current processing time, with a
-// new window every `slide`; the record's timestamp is ignored (SEMANTICS.md
+// new window every `slide`; the record's timestamp is ignored (docs/semantics.md
 // 4.2, 4.10).
 //
 // Contract:
