@@ -4,7 +4,8 @@
 //   tidemark nexmark --all --json                      every query, JSON lines
 //   tidemark examples                                   the scenario programs
 //
-// Exit status: 0 on success, 1 when a job failed, 2 on a usage error.
+// Exit status: 0 on success, 1 when a job failed, 2 on a usage error, 128 + N
+// when signal N cancelled the job (see examples/example_main.h).
 #include <functional>
 #include <string>
 

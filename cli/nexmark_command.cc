@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "example_main.h"
 #include "nexmark/nexmark_source.h"
 #include "nexmark/query.h"
 #include "nexmark/reference/reference_registry.h"
@@ -114,6 +115,7 @@ RunReport runEngine(const Query& query, const NexmarkOptions& options) {
   display.stop();
 
   RunReport report{query.name, query.title, "tidemark", options.parallelism, options.events, options.rate, seconds};
+  report.seed = options.seed;
   report.results = recorder->results();
   if (schedule != nullptr) report.latency = summarize(recorder->latencies());
   report.peak_rss_bytes = peakResidentBytes();
@@ -130,6 +132,7 @@ RunReport runReference(const Query& query, const nexmark::ReferenceProgram& prog
   program.run(generator, options.events, recorder);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   RunReport report{query.name, query.title, "reference", 1, options.events, 0, seconds};
+  report.seed = options.seed;
   report.results = recorder.results();
   report.peak_rss_bytes = peakResidentBytes();
   report.sample = recorder.sample();
@@ -155,6 +158,7 @@ RunReport runGeneratorOnly(const NexmarkOptions& options) {
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   RunReport report{"generator", "events made, nothing else", "generator", 1, options.events, 0, seconds};
+  report.seed = options.seed;
   report.results = bids;
   report.peak_rss_bytes = peakResidentBytes();
   return report;
@@ -164,6 +168,9 @@ RunReport runOne(const Query& query, const NexmarkOptions& options) {
   try {
     if (options.reference) return runReference(query, *nexmark::findReferenceProgram(query.name), options);
     return runEngine(query, options);
+  } catch (const JobCancellationException& e) {
+    fmt::print(stderr, "tidemark nexmark: {}: {}\n", query.name, e.what());
+    throw CLI::RuntimeError(e.signal() > 0 ? 128 + e.signal() : 1);
   } catch (const std::exception& e) {
     fmt::print(stderr, "tidemark nexmark: {} failed: {}\n", query.name, e.what());
     throw CLI::RuntimeError(1);
@@ -172,7 +179,8 @@ RunReport runOne(const Query& query, const NexmarkOptions& options) {
 
 /// The queries to run, after checking the combination of options.
 std::vector<const Query*> selectQueries(const NexmarkOptions& options) {
-  if (options.all == !options.query.empty()) usageError("name one query with --query QUERY, or run all with --all");
+  if (options.all && !options.query.empty()) usageError("--query and --all cannot be combined: name one query, or run all");
+  if (!options.all && options.query.empty()) usageError("name one query with --query QUERY, or run all with --all");
   if (options.reference && options.rate > 0) {
     usageError("--reference runs as fast as possible; it takes no --rate");
   }
@@ -240,27 +248,29 @@ void addNexmarkCommand(CLI::App& app) {
   command->add_option("--query,-q", options->query, "the query to run (see the list below)");
   command->add_flag("--all", options->all, "run every query and print one table (or one JSON line each)");
   command->add_option("--events,-n", options->events, "events to generate, over all source subtasks")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}))
+      ->check(examples::strictDecimal<std::int64_t>(1, 1'000'000'000'000))
       ->capture_default_str();
   command->add_option("--parallelism,-p", options->parallelism, "parallelism of every operator")
-      ->check(CLI::Range(1, 256))
+      ->check(examples::strictDecimal(1, 256))
       ->capture_default_str();
   command->add_option("--rate", options->rate,
                       "hold the source to this many events per second (wall clock) and measure latency; "
                       "event time then follows the wall clock. 0: as fast as possible")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000'000}))
+      ->check(examples::strictDecimal<std::int64_t>(0, 1'000'000'000))
       ->capture_default_str();
   command->add_option("--event-rate", options->event_rate,
                       "events per second of event time when not rate-limited (sets how many events a window holds)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}))
+      ->check(examples::strictDecimal<std::int64_t>(1, 1'000'000'000))
       ->capture_default_str();
   command->add_option("--out-of-orderness", options->out_of_orderness,
                       "events are up to this many ms out of order; the watermark trails by as much")
-      ->check(CLI::Range(Duration{0}, Duration{3'600'000}))
+      ->check(examples::strictDecimal<Duration>(0, 3'600'000))
       ->capture_default_str();
-  command->add_option("--seed", options->seed, "generator seed")->capture_default_str();
+  command->add_option("--seed", options->seed, "generator seed")
+      ->check(examples::strictDecimal<std::uint64_t>())
+      ->capture_default_str();
   command->add_option("--sample", options->sample, "results to print after a single query's summary")
-      ->check(CLI::Range(std::size_t{0}, std::size_t{1000}))
+      ->check(examples::strictDecimal<std::size_t>(0, 1000))
       ->capture_default_str();
   command->add_flag("--json", options->json,
                     "print one JSON line per query: query, parallelism, events, seconds, events_per_s, "

@@ -95,10 +95,11 @@ std::string formatTableRow(const RunReport& r) {
 
 std::string formatJson(const RunReport& r) {
   return fmt::format(
-      "{{\"query\":\"{}\",\"implementation\":\"{}\",\"parallelism\":{},\"events\":{},\"rate\":{},\"seconds\":{:.6f},"
+      "{{\"query\":\"{}\",\"implementation\":\"{}\",\"parallelism\":{},\"events\":{},\"rate\":{},\"seed\":{},"
+      "\"seconds\":{:.6f},"
       "\"events_per_s\":{:.1f},\"results\":{},\"p50_latency_us\":{},\"p99_latency_us\":{},\"max_latency_us\":{},"
       "\"peak_rss_bytes\":{}{}}}",
-      r.query, r.implementation, r.parallelism, r.events, r.rate, r.seconds, r.eventsPerSecond(), r.results,
+      r.query, r.implementation, r.parallelism, r.events, r.rate, r.seed, r.seconds, r.eventsPerSecond(), r.results,
       jsonMicros(r.latency, &LatencySummary::p50_ns), jsonMicros(r.latency, &LatencySummary::p99_ns),
       jsonMicros(r.latency, &LatencySummary::max_ns), r.peak_rss_bytes, jsonOperators(r));
 }

@@ -32,6 +32,7 @@ struct RunReport {
   std::vector<std::string> sample;
   /// With --metrics: what each operator of the job received, and its counters.
   std::vector<OperatorMetrics> operators;
+  std::uint64_t seed = 0;  // the generator's seed: the same seed, the same events
 
   double eventsPerSecond() const { return seconds > 0 ? static_cast<double>(events) / seconds : 0; }
 };

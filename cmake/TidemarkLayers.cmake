@@ -79,7 +79,7 @@ function(tidemark_add_layer_targets)
       file(CONFIGURE OUTPUT ${check} CONTENT "#include \"${header}\"\n")
       list(APPEND checks ${check})
     endforeach()
-    add_library(tidemark_${id}_header_check OBJECT ${checks})
+    add_library(tidemark_${id}_header_check OBJECT ${TIDEMARK_HEADER_CHECK_SCOPE} ${checks})
     target_include_directories(tidemark_${id}_header_check PRIVATE ${root})
     target_link_libraries(tidemark_${id}_header_check PRIVATE Threads::Threads absl::flat_hash_map
                           absl::flat_hash_set fmt::fmt tidemark_build_flags)

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "example_main.h"
 #include "tidemark/tidemark.h"
 
 namespace click_events {
@@ -54,8 +55,7 @@ using Script = tidemark::ScriptedSource<std::string>::Script;
 
 /// Read a script file: one "<ms after start>,<line>" per line.
 inline Script readScript(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(fmt::format("cannot open script '{}'", path));
+  std::ifstream in = examples::openInput(path, "script");
   Script script;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {

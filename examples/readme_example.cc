@@ -1,4 +1,6 @@
 // The example of README.md, built with the other examples so it stays correct.
+#include <iostream>
+
 #include "tidemark/tidemark.h"
 struct Click { std::string user; tidemark::Timestamp ts; };
 
@@ -21,5 +23,10 @@ int main() {
       .keyBy([](const Click& c) { return c.user; })
       .process(Timeout{})
       .print();
-  env.execute("timeouts");
+  try {
+    env.execute("timeouts");
+  } catch (const tidemark::JobExecutionException& e) {  // the job failed, or Ctrl-C cancelled it
+    std::cerr << e.what() << '\n';
+    return 1;
+  }
 }

@@ -17,6 +17,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "example_main.h"
 #include "tidemark/tidemark.h"
 
 namespace {
@@ -76,7 +77,7 @@ int main(int argc, char** argv) {
   app.add_flag("--simulated", simulated, "run in simulated time (exact output, no waiting)");
   app.add_option("--variant", variant, "a: timer at watermark + 5 s; b: timer at timestamp + 5 s")
       ->check(CLI::IsMember({"a", "b"}));
-  CLI11_PARSE(app, argc, argv);
+  if (const auto exit_code = examples::parseArguments(app, argc, argv)) return *exit_code;
 
   const bool variant_b = variant == "b";
   auto env = tidemark::StreamExecutionEnvironment::getExecutionEnvironment();
@@ -91,11 +92,7 @@ int main(int argc, char** argv) {
       .keyBy([](const Event& e) { return e.user; })
       .process(TimerPrinter(variant_b))
       .print();
-  try {
+  return examples::runExample([&] {
     env.execute("S1 event-time timers");
-  } catch (const std::exception& e) {
-    std::cerr << e.what() << '\n';
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -26,6 +26,7 @@
 #include <fmt/format.h>
 
 #include "click_events.h"
+#include "example_main.h"
 #include "tidemark/tidemark.h"
 
 namespace {
@@ -138,18 +139,24 @@ void buildVariantB(tidemark::StreamExecutionEnvironment& env, const Options& o, 
 int main(int argc, char** argv) {
   CLI::App app{"Scenario S2: the watermark after a union is the minimum of its inputs"};
   Options o;
-  app.add_flag("--simulated", o.simulated, "run in simulated time on the scenario's scripted input (exact output)");
+  CLI::Option* simulated =
+      app.add_flag("--simulated", o.simulated, "run in simulated time on the scenario's scripted input (exact output)");
   app.add_option("--variant", o.variant, "a: union of two streams; b: one source of parallelism 2 + keyBy")
       ->check(CLI::IsMember({"a", "b"}));
   app.add_flag("--dead-letter", o.dead_letter, "send malformed lines to a dead-letter side output instead of failing");
-  app.add_option("--host", o.host, "host of the two text servers (real time, variant a)");
-  app.add_option("--port1", o.port1, "port of stream 1 (real time, variant a)")->check(CLI::Range(1, 65535));
-  app.add_option("--port2", o.port2, "port of stream 2 (real time, variant a)")->check(CLI::Range(1, 65535));
+  // The socket options mean nothing in a simulated run: refused, not ignored.
+  app.add_option("--host", o.host, "host of the two text servers (real time, variant a)")->excludes(simulated);
+  app.add_option("--port1", o.port1, "port of stream 1 (real time, variant a)")
+      ->check(examples::strictDecimal(1, 65535))
+      ->excludes(simulated);
+  app.add_option("--port2", o.port2, "port of stream 2 (real time, variant a)")
+      ->check(examples::strictDecimal(1, 65535))
+      ->excludes(simulated);
   app.add_option("--script1", o.script1, "replace stream 1's script: lines '<ms>,<line>'");
   app.add_option("--script2", o.script2, "replace stream 2's script: lines '<ms>,<line>'");
-  CLI11_PARSE(app, argc, argv);
+  if (const auto exit_code = examples::parseArguments(app, argc, argv)) return *exit_code;
 
-  try {
+  return examples::runExample([&] {
     const Script s1 = o.script1.empty() ? scenarioScript(1) : click_events::readScript(o.script1);
     const Script s2 = o.script2.empty() ? scenarioScript(2) : click_events::readScript(o.script2);
     auto env = tidemark::StreamExecutionEnvironment::getExecutionEnvironment();
@@ -161,9 +168,5 @@ int main(int argc, char** argv) {
       buildVariantB(env, o, s1, s2);
     }
     env.execute("S2 union watermarks");
-  } catch (const std::exception& e) {
-    std::cerr << e.what() << '\n';
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "click_events.h"
+#include "example_main.h"
 #include "tidemark/tidemark.h"
 #include "tidemark/windowing/tumbling_event_time_windows.h"
 
@@ -85,13 +86,12 @@ struct Options {
 int main(int argc, char** argv) {
   CLI::App app{"Scenario S3: late data with a watermark delay, allowed lateness and a late side output"};
   Options o;
-  app.add_flag("--simulated", o.simulated, "run in simulated time on the scenario's scripted input (exact output)");
-  app.add_option("--host", o.host, "host of the text server (real time)");
-  app.add_option("--port", o.port, "port of the text server (real time)")->check(CLI::Range(1, 65535));
-  app.add_option("--script", o.script, "play this script instead of reading a socket: lines '<ms>,<line>'");
-  CLI11_PARSE(app, argc, argv);
+  CLI::Option* simulated =
+      app.add_flag("--simulated", o.simulated, "run in simulated time on the scenario's scripted input (exact output)");
+  examples::addTextServerOptions(app, simulated, o.host, o.port, o.script);
+  if (const auto exit_code = examples::parseArguments(app, argc, argv)) return *exit_code;
 
-  try {
+  return examples::runExample([&] {
     auto env = tidemark::StreamExecutionEnvironment::getExecutionEnvironment();
     env.setParallelism(1);
     if (o.simulated) env.enableSimulatedTime(0);
@@ -115,9 +115,5 @@ int main(int argc, char** argv) {
     result.print("result");
     result.getSideOutput(late).print("late");
     env.execute("S3 late data");
-  } catch (const std::exception& e) {
-    std::cerr << e.what() << '\n';
-    return 1;
-  }
-  return 0;
+  });
 }

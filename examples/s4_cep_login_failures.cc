@@ -23,6 +23,7 @@
 
 #include "click_events.h"
 #include "login_events.h"
+#include "example_main.h"
 #include "tidemark/tidemark.h"
 
 namespace {
@@ -67,15 +68,14 @@ struct Options {
 int main(int argc, char** argv) {
   CLI::App app{"Scenario S4: CEP, three consecutive login failures with out-of-order and late data"};
   Options o;
-  app.add_flag("--simulated", o.simulated, "run in simulated time on the scenario's scripted input (exact output)");
+  CLI::Option* simulated =
+      app.add_flag("--simulated", o.simulated, "run in simulated time on the scenario's scripted input (exact output)");
   app.add_option("--variant", o.variant, "a: all lines at once; b: a line per second, then a late one")
       ->check(CLI::IsMember({"a", "b"}));
-  app.add_option("--host", o.host, "host of the text server (real time)");
-  app.add_option("--port", o.port, "port of the text server (real time)")->check(CLI::Range(1, 65535));
-  app.add_option("--script", o.script, "play this script instead of reading a socket: lines '<ms>,<line>'");
-  CLI11_PARSE(app, argc, argv);
+  examples::addTextServerOptions(app, simulated, o.host, o.port, o.script);
+  if (const auto exit_code = examples::parseArguments(app, argc, argv)) return *exit_code;
 
-  try {
+  return examples::runExample([&] {
     auto env = tidemark::StreamExecutionEnvironment::getExecutionEnvironment();
     env.setParallelism(1);
     if (o.simulated) env.enableSimulatedTime(0);
@@ -111,9 +111,5 @@ int main(int argc, char** argv) {
     alerts.print("alert");
     alerts.getSideOutput(late).print("late");
     env.execute("S4 CEP login failures");
-  } catch (const std::exception& e) {
-    std::cerr << e.what() << '\n';
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -25,6 +25,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "example_main.h"
 #include "tidemark/tidemark.h"
 #include "tidemark/windowing/global_windows.h"
 
@@ -40,8 +41,7 @@ struct Order {
 };
 
 std::vector<Order> readOrders(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(fmt::format("cannot open orders file '{}'", path));
+  std::ifstream in = examples::openInput(path, "orders file");
   std::vector<Order> orders;
   std::string line;
   std::getline(in, line);  // header
@@ -157,9 +157,9 @@ int main(int argc, char** argv) {
   std::string orders_path;
   app.add_flag("--simulated", simulated, "run in simulated time from 1616949527000 (exact output)");
   app.add_option("--orders", orders_path, "orders CSV (order_time_ms,price); default tests/data/s5-orders.csv");
-  CLI11_PARSE(app, argc, argv);
+  if (const auto exit_code = examples::parseArguments(app, argc, argv)) return *exit_code;
 
-  try {
+  return examples::runExample([&] {
     std::vector<Order> orders = readOrders(orders_path.empty() ? defaultOrdersPath(argv[0]) : orders_path);
     auto env = tidemark::StreamExecutionEnvironment::getExecutionEnvironment();
     env.setParallelism(1);
@@ -170,9 +170,5 @@ int main(int argc, char** argv) {
         .aggregate(SumPrices{}, ReportSum{})
         .print();
     env.execute("S5 global window trigger");
-  } catch (const std::exception& e) {
-    std::cerr << e.what() << '\n';
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -51,16 +51,21 @@ StreamExecutionEnvironment& StreamExecutionEnvironment::setBufferTimeout(Duratio
   return *this;
 }
 
+StreamExecutionEnvironment& StreamExecutionEnvironment::setCancelOnSignals(bool cancel) {
+  settings_.cancel_on_signals = cancel;
+  return *this;
+}
+
 StreamExecutionEnvironment& StreamExecutionEnvironment::enableSimulatedTime(Timestamp start_instant) {
   settings_.simulated_start = start_instant;
   return *this;
 }
 
 DataStreamSource<std::string> StreamExecutionEnvironment::socketTextStream(const std::string& host, int port,
-                                                                           char delimiter) {
-  // The source's constructor rejects a bad port now, while the job is defined,
-  // instead of when it runs.
-  return addSource(SocketTextSource(host, port, delimiter), "Socket Stream");
+                                                                           char delimiter, long max_retry) {
+  // The source rejects a bad port or retry count now, while the job is
+  // defined, instead of when it runs.
+  return addSource(SocketTextSource(host, port, delimiter).withMaxRetry(max_retry), "Socket Stream");
 }
 
 DataStreamSource<std::string> StreamExecutionEnvironment::readTextFile(const std::string& path) {

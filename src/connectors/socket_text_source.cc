@@ -6,11 +6,13 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -136,6 +138,130 @@ ConnectOutcome connectTo(const addrinfo& address, SourceContext<std::string>& ct
   }
 }
 
+/// How one connection ended.
+struct ConnectionEnd {
+  enum Kind {
+    CLOSED,   // the server closed it: the input ends unless a retry is left
+    FAILED,   // refused, broken or idle: the job fails unless a retry is left
+    STOPPED,  // the job is cancelled
+  };
+  Kind kind;
+  std::string reason;      // FAILED: what went wrong, without the endpoint
+  bool connected = false;  // FAILED: after the connect succeeded
+};
+
+std::string countOf(std::uint64_t lines) { return fmt::format("{} {}", lines, lines == 1 ? "line" : "lines"); }
+
+/// Connect to the first of `addresses` that accepts; on failure, `error`
+/// holds the last address's errno.
+template <class StopRequested>
+ConnectOutcome connectToAny(const addrinfo* addresses, SourceContext<std::string>& ctx, const StopRequested& stop,
+                            UniqueFd& socket, int& error) {
+  // "localhost" may resolve to ::1 before 127.0.0.1 while the server listens
+  // on only one of them: try every address, report the last failure.
+  for (const addrinfo* address = addresses; address != nullptr; address = address->ai_next) {
+    const ConnectOutcome outcome = connectTo(*address, ctx, stop, socket, error);
+    if (outcome != ConnectOutcome::FAILED) return outcome;
+    socket.reset();
+  }
+  return ConnectOutcome::FAILED;
+}
+
+/// Cuts received bytes into lines at the delimiter and emits them.
+class LineSplitter {
+ public:
+  LineSplitter(char delimiter, SourceContext<std::string>& ctx, std::uint64_t& lines)
+      : delimiter_(delimiter), strip_cr_(delimiter == '\n'), ctx_(ctx), lines_(lines) {}
+
+  void add(const char* begin, const char* const end) {
+    while (const void* found = std::memchr(begin, delimiter_, static_cast<std::size_t>(end - begin))) {
+      const char* const line_end = static_cast<const char*>(found);
+      if (partial_.empty()) {
+        emit(std::string(begin, line_end));
+      } else {
+        partial_.append(begin, line_end);
+        emit(std::move(partial_));
+        partial_.clear();
+      }
+      begin = line_end + 1;
+    }
+    partial_.append(begin, end);
+  }
+
+  /// The connection ended: the text after the last delimiter is a line too.
+  void finish() {
+    if (strip_cr_ && !partial_.empty() && partial_.back() == '\r') partial_.pop_back();
+    if (!partial_.empty()) emit(std::move(partial_));
+    partial_.clear();
+  }
+
+ private:
+  void emit(std::string line) {
+    if (strip_cr_ && !line.empty() && line.back() == '\r') line.pop_back();
+    ctx_.collect(std::move(line));
+    ++lines_;
+  }
+
+  char delimiter_;
+  bool strip_cr_;
+  SourceContext<std::string>& ctx_;
+  std::uint64_t& lines_;
+  std::string partial_;  // text after the last delimiter, waiting for the rest of its line
+};
+
+/// Connect, then read lines until the connection ends; `lines` counts every
+/// line emitted, over all connections.
+template <class StopRequested>
+ConnectionEnd readOneConnection(const SocketTextSource& source, const addrinfo* addresses,
+                                SourceContext<std::string>& ctx, const StopRequested& stop, std::uint64_t& lines) {
+  UniqueFd socket;
+  int error = 0;
+  switch (connectToAny(addresses, ctx, stop, socket, error)) {
+    case ConnectOutcome::STOPPED:
+      return {ConnectionEnd::STOPPED, {}, false};
+    case ConnectOutcome::FAILED:
+      return {ConnectionEnd::FAILED, error != 0 ? describeErrno(error) : std::string("no address to connect to"), false};
+    case ConnectOutcome::CONNECTED:
+      break;
+  }
+  const int deferred_error = error;
+  std::vector<char> buffer(kReceiveBufferBytes);
+  LineSplitter splitter(source.delimiter(), ctx, lines);
+  const Duration idle_timeout = source.idleReadTimeout();
+  Timestamp last_data = ctx.currentProcessingTime();
+
+  while (!stop()) {
+    const ssize_t received = ::recv(socket.get(), buffer.data(), buffer.size(), 0);
+    if (received > 0) {
+      splitter.add(buffer.data(), buffer.data() + received);
+      if (idle_timeout > 0) last_data = ctx.currentProcessingTime();
+      continue;
+    }
+    if (received == 0) {
+      splitter.finish();
+      if (deferred_error != 0) return {ConnectionEnd::FAILED, describeErrno(deferred_error), true};
+      return {ConnectionEnd::CLOSED, {}, true};  // the server closed the connection, as Flink ends the input
+    }
+    const int cause = errno;
+    if (cause == EINTR) continue;
+    if (cause != EAGAIN && cause != EWOULDBLOCK) {
+      splitter.finish();
+      return {ConnectionEnd::FAILED, describeErrno(cause), true};
+    }
+    Duration wait = kReadWaitMillis;
+    if (idle_timeout > 0) {
+      const Duration quiet = ctx.currentProcessingTime() - last_data;
+      if (quiet >= idle_timeout) {
+        splitter.finish();
+        return {ConnectionEnd::FAILED, fmt::format("no data for {} ms, the idle read timeout", idle_timeout), true};
+      }
+      wait = std::min(wait, idle_timeout - quiet);
+    }
+    ctx.waitReadable(socket.get(), wait);
+  }
+  return {ConnectionEnd::STOPPED, {}, false};
+}
+
 }  // namespace
 
 SocketTextSource::SocketTextSource(std::string host, int port, char delimiter)
@@ -148,84 +274,62 @@ SocketTextSource::SocketTextSource(std::string host, int port, char delimiter)
 }
 
 SocketTextSource::SocketTextSource(const SocketTextSource& other)
-    : SourceFunction<std::string>(other), host_(other.host_), port_(other.port_), delimiter_(other.delimiter_) {}
+    : SourceFunction<std::string>(other),
+      host_(other.host_),
+      port_(other.port_),
+      delimiter_(other.delimiter_),
+      max_retry_(other.max_retry_),
+      retry_delay_(other.retry_delay_),
+      idle_read_timeout_(other.idle_read_timeout_) {}
+
+SocketTextSource SocketTextSource::withMaxRetry(long max_retry) const {
+  if (max_retry < -1) {
+    throw std::invalid_argument(fmt::format("{}: max retry {} must be -1 (forever), 0 or positive",
+                                            describeEndpoint(host_, port_), max_retry));
+  }
+  SocketTextSource copy(*this);
+  copy.max_retry_ = max_retry;
+  return copy;
+}
+
+SocketTextSource SocketTextSource::withRetryDelay(Duration millis) const {
+  if (millis < 0) {
+    throw std::invalid_argument(
+        fmt::format("{}: retry delay {} ms must not be negative", describeEndpoint(host_, port_), millis));
+  }
+  SocketTextSource copy(*this);
+  copy.retry_delay_ = millis;
+  return copy;
+}
+
+SocketTextSource SocketTextSource::withIdleReadTimeout(Duration millis) const {
+  if (millis <= 0) {
+    throw std::invalid_argument(
+        fmt::format("{}: idle read timeout {} ms must be positive", describeEndpoint(host_, port_), millis));
+  }
+  SocketTextSource copy(*this);
+  copy.idle_read_timeout_ = millis;
+  return copy;
+}
 
 void SocketTextSource::run(SourceContext<std::string>& ctx) {
   const std::string endpoint = describeEndpoint(host_, port_);
   const auto stop = [this, &ctx] { return stopRequested(ctx); };
-
-  // "localhost" may resolve to ::1 before 127.0.0.1 while the server listens
-  // on only one of them: try every address, report the last failure.
   const AddrInfoList addresses = resolve(host_, port_, endpoint);
-  UniqueFd socket;
-  int error = 0;
-  bool connected = false;
-  for (const addrinfo* address = addresses.get(); address != nullptr && !connected; address = address->ai_next) {
-    switch (connectTo(*address, ctx, stop, socket, error)) {
-      case ConnectOutcome::CONNECTED:
-        connected = true;
-        break;
-      case ConnectOutcome::STOPPED:
-        return;
-      case ConnectOutcome::FAILED:
-        socket.reset();
-        break;
-    }
-  }
-  if (!connected) {
-    throw std::runtime_error(
-        fmt::format("{}: {}", endpoint, error != 0 ? describeErrno(error) : std::string("no address to connect to")));
-  }
-  const int deferred_error = error;
-
-  std::vector<char> buffer(kReceiveBufferBytes);
-  std::string partial;  // text after the last delimiter, waiting for the rest of its line
   std::uint64_t lines = 0;
-  const bool strip_cr = delimiter_ == '\n';
-  const auto emit = [&](std::string line) {
-    if (strip_cr && !line.empty() && line.back() == '\r') line.pop_back();
-    ctx.collect(std::move(line));
-    ++lines;
-  };
-
-  const auto failure = [&](int cause) {
-    return std::runtime_error(
-        fmt::format("{}: {} after {} {}", endpoint, describeErrno(cause), lines, lines == 1 ? "line" : "lines"));
-  };
-
-  while (!stop()) {
-    const ssize_t received = ::recv(socket.get(), buffer.data(), buffer.size(), 0);
-    if (received > 0) {
-      const char* begin = buffer.data();
-      const char* const end = begin + received;
-      while (const void* found = std::memchr(begin, delimiter_, static_cast<std::size_t>(end - begin))) {
-        const char* const line_end = static_cast<const char*>(found);
-        if (partial.empty()) {
-          emit(std::string(begin, line_end));
-        } else {
-          partial.append(begin, line_end);
-          emit(std::move(partial));
-          partial.clear();
-        }
-        begin = line_end + 1;
-      }
-      partial.append(begin, end);
-      continue;
+  for (long retries = 0;; ++retries) {
+    const ConnectionEnd end = readOneConnection(*this, addresses.get(), ctx, stop, lines);
+    if (end.kind == ConnectionEnd::STOPPED) return;
+    const bool retry_left = max_retry_ < 0 || retries < max_retry_;
+    if (!retry_left && end.kind == ConnectionEnd::CLOSED) return;
+    if (!retry_left) {
+      const std::string retried = retries == 0 ? "" : fmt::format(" (gave up after {} {})", retries,
+                                                                  retries == 1 ? "retry" : "retries");
+      const std::string after = end.connected || lines > 0 ? " after " + countOf(lines) : "";
+      throw std::runtime_error(fmt::format("{}: {}{}{}", endpoint, end.reason, after, retried));
     }
-    if (received == 0) {
-      if (deferred_error != 0) throw failure(deferred_error);
-      // The server closed the connection: the input ends, as in Flink.
-      if (strip_cr && !partial.empty() && partial.back() == '\r') partial.pop_back();
-      if (!partial.empty()) emit(std::move(partial));
-      return;
-    }
-    const int cause = errno;
-    if (cause == EINTR) continue;
-    if (cause == EAGAIN || cause == EWOULDBLOCK) {
-      ctx.waitReadable(socket.get(), kReadWaitMillis);
-      continue;
-    }
-    throw failure(cause);
+    if (retry_delay_ > 0) ctx.sleep(retry_delay_);
+    if (stop()) return;
   }
 }
 

@@ -49,8 +49,30 @@ TEST_P(JobFailureTest, ThrowingMapNamesOperatorSubtaskAndElement) {
   const std::string message = failureOf(env);
   EXPECT_THAT(message, HasSubstr("job 'failing job' failed"));
   EXPECT_THAT(message, HasSubstr("operator 'checker' (subtask 1/1)"));
-  EXPECT_THAT(message, HasSubstr("element 3"));
+  EXPECT_THAT(message, HasSubstr("element '3'"));
   EXPECT_THAT(message, HasSubstr("three is not allowed"));
+}
+
+TEST_P(JobFailureTest, AHugeElementIsNotCopiedWholeIntoTheMessage) {
+  auto env = makeEnv();
+  const std::string line(4 * 1024 * 1024, 'x');
+  env.fromElements<std::string>({line, ""})
+      .map([](const std::string&) -> std::string { throw std::invalid_argument("expected 3 fields"); })
+      .name("parse")
+      .print();
+  const std::string message = failureOf(env);
+  EXPECT_THAT(message, HasSubstr("operator 'parse' (subtask 1/1) failed while processing element 'xxxx"));
+  EXPECT_THAT(message, HasSubstr("...' (4194304 characters, the first 200 shown): expected 3 fields"));
+  EXPECT_LT(message.size(), 500u) << message.substr(0, 500);
+}
+
+TEST_P(JobFailureTest, AnEmptyElementReadsAsQuotedEmptyText) {
+  auto env = makeEnv();
+  env.fromElements<std::string>({""})
+      .map([](const std::string&) -> std::string { throw std::invalid_argument("expected 3 fields"); })
+      .name("parse")
+      .print();
+  EXPECT_THAT(failureOf(env), HasSubstr("failed while processing element '': expected 3 fields"));
 }
 
 TEST_P(JobFailureTest, SideOutputTagsThatShareAnIdButNotATypeFailTheJob) {
@@ -67,7 +89,7 @@ TEST_P(JobFailureTest, SideOutputTagsThatShareAnIdButNotATypeFailTheJob) {
   EXPECT_THAT(message, HasSubstr("operator 'splitter' (subtask 1/1)"));
   EXPECT_THAT(message, HasSubstr("emitted int to a side output whose stream carries std::"));
   EXPECT_THAT(message, HasSubstr("two OutputTags share an id but not a type"));
-  EXPECT_THAT(message, HasSubstr("element 7"));
+  EXPECT_THAT(message, HasSubstr("element '7'"));
 }
 
 TEST_P(JobFailureTest, ThrowingOnTimerNamesTheWatermark) {
@@ -135,7 +157,7 @@ TEST_P(JobFailureTest, AFailingSubtaskStopsAnEndlessSourceThatIgnoresCancellatio
       .addSink(DiscardSink<int>{});
   const std::string message = failureOf(env);
   EXPECT_THAT(message, HasSubstr("operator 'limit'"));
-  EXPECT_THAT(message, HasSubstr("element 5000"));
+  EXPECT_THAT(message, HasSubstr("element '5000'"));
 }
 
 INSTANTIATE_TEST_SUITE_P(RealAndSimulated, JobFailureTest, ::testing::Values(false, true),

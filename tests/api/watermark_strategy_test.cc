@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tidemark/tidemark.h"
@@ -114,17 +115,24 @@ TEST(WatermarkStrategyTest, AssignerSeesThePreviousTimestamp) {
   EXPECT_EQ(records[1].timestamp, kMinWatermark);  // no timestamp before: MIN is what the assigner got
 }
 
-/// Two scripted inputs merged: the second goes quiet after t = 1000.
-std::vector<std::string> unionWithQuietInput(WatermarkStrategy<std::int64_t> strategy_of_quiet_input) {
+/// A busy scripted input merged with a second one that plays `second`: the
+/// second's watermarks follow `strategy_of_second`.
+std::vector<std::string> unionWithSecondInput(ScriptedSource<std::int64_t>::Script second,
+                                              WatermarkStrategy<std::int64_t> strategy_of_second) {
   auto env = simulatedEnv();
   auto busy = env.addSource(ScriptedSource<std::int64_t>::single(
                                 {{1000, 1000, {}}, {3000, 3000, {}}, {5000, 5000, {}}, {7000, 7000, {}}}),
                             "busy")
                   .assignTimestampsAndWatermarks(
                       WatermarkStrategy<std::int64_t>::forMonotonousTimestamps().withTimestampAssigner(byValue()));
-  auto quiet = env.addSource(ScriptedSource<std::int64_t>::single({{1000, 500, {}}}).endAt(8000), "quiet")
-                   .assignTimestampsAndWatermarks(strategy_of_quiet_input.withTimestampAssigner(byValue()));
-  return watermarksSeen(env, busy.union_(quiet));
+  auto other = env.addSource(ScriptedSource<std::int64_t>::single(std::move(second)).endAt(8000), "second")
+                   .assignTimestampsAndWatermarks(strategy_of_second.withTimestampAssigner(byValue()));
+  return watermarksSeen(env, busy.union_(other));
+}
+
+/// The second input goes quiet after t = 1000.
+std::vector<std::string> unionWithQuietInput(WatermarkStrategy<std::int64_t> strategy_of_quiet_input) {
+  return unionWithSecondInput({{1000, 500, {}}}, std::move(strategy_of_quiet_input));
 }
 
 TEST(WatermarkStrategyTest, AQuietInputHoldsTheUnionBack) {
@@ -139,6 +147,25 @@ TEST(WatermarkStrategyTest, WithIdlenessAQuietInputStopsHoldingTheUnionBack) {
   EXPECT_EQ(unionWithQuietInput(WatermarkStrategy<std::int64_t>::forMonotonousTimestamps().withIdleness(2000)),
             (std::vector<std::string>{"1000@-9223372036854775808", "500@-9223372036854775808", "3000@499", "5000@2999",
                                       "7000@4999"}));
+}
+
+/// The second input never emits at all, as a socketTextStream whose server
+/// accepts the connection and then stays silent.
+std::vector<std::string> unionWithSilentInput(WatermarkStrategy<std::int64_t> strategy_of_silent_input) {
+  return unionWithSecondInput({}, std::move(strategy_of_silent_input));
+}
+
+TEST(WatermarkStrategyTest, ASilentInputFreezesTheUnionsWatermark) {
+  EXPECT_EQ(unionWithSilentInput(WatermarkStrategy<std::int64_t>::forMonotonousTimestamps()),
+            (std::vector<std::string>{"1000@-9223372036854775808", "3000@-9223372036854775808",
+                                      "5000@-9223372036854775808", "7000@-9223372036854775808"}));
+}
+
+TEST(WatermarkStrategyTest, WithIdlenessASilentInputGoesIdle) {
+  // No event ever: the countdown starts at the first periodic emission
+  // (t = 200) and the input is idle at the one at t = 2400, more than 2 s on.
+  EXPECT_EQ(unionWithSilentInput(WatermarkStrategy<std::int64_t>::forMonotonousTimestamps().withIdleness(2000)),
+            (std::vector<std::string>{"1000@-9223372036854775808", "3000@999", "5000@2999", "7000@4999"}));
 }
 
 TEST(WatermarkStrategyTest, InvalidArgumentsAreRefused) {

@@ -55,11 +55,20 @@ TEST(TidemarkCommandTest, NamesTheBadArgumentAndTheAllowedValues) {
   const std::vector<Case> cases = {
       {{"nexmark", "--query", "q99"}, "--query: unknown query 'q99'; allowed: q0"},
       {{"nexmark"}, "name one query with --query QUERY, or run all with --all"},
-      {{"nexmark", "--query", "q0", "--all"}, "name one query with --query QUERY, or run all with --all"},
-      {{"nexmark", "--query", "q0", "--events", "0"}, "--events"},
-      {{"nexmark", "--query", "q0", "--events", "many"}, "--events"},
+      {{"nexmark", "--query", "q0", "--all"}, "--query and --all cannot be combined"},
+      {{"nexmark", "--query", "q0", "--events", "0"}, "--events: 0 is not in [1, 1000000000000]"},
+      {{"nexmark", "--query", "q0", "--events", "many"}, "--events: 'many' is not a number (decimal digits only)"},
+      {{"nexmark", "--query", "q0", "--events", "abc"}, "--events: 'abc' is not a number (decimal digits only)"},
+      {{"nexmark", "--query", "q0", "--events", "1e3"}, "--events: '1e3' is not a number (decimal digits only)"},
+      {{"nexmark", "--query", "q0", "--events", "0x10"}, "--events: '0x10' is not a number (decimal digits only)"},
+      {{"nexmark", "--query", "q0", "--events", "99999999999999999999"},
+       "--events: 99999999999999999999 is not in [1, 1000000000000]"},
+      {{"nexmark", "--query", "q0", "--seed", "-1"}, "--seed: -1 is not in [0, 18446744073709551615]"},
+      {{"nexmark", "--query", "q0", "--seed", "18446744073709551616"},
+       "--seed: 18446744073709551616 is not in [0, 18446744073709551615]"},
+      {{"nexmark", "--query", "q0", "--sample", "1001"}, "--sample: 1001 is not in [0, 1000]"},
       {{"nexmark", "--query", "q0", "--parallelism", "0"}, "--parallelism"},
-      {{"nexmark", "--query", "q0", "--rate", "-1"}, "--rate"},
+      {{"nexmark", "--query", "q0", "--rate", "-1"}, "--rate: -1 is not in [0, 1000000000]"},
       {{"nexmark", "--query", "q0", "--reference"}, "--reference: q0 has no hand-written reference program"},
       {{"nexmark", "--query", "q0", "--bogus"}, "--bogus"},
       {{"nexmark", "--generator-only", "--query", "q0"}, "--generator-only runs the generator alone"},
@@ -76,13 +85,14 @@ TEST(TidemarkCommandTest, NamesTheBadArgumentAndTheAllowedValues) {
 }
 
 TEST(TidemarkCommandTest, PrintsOneJsonLinePerRun) {
-  const ProgramResult r = tidemark({"nexmark", "--query", "q0", "--events", "20000", "--parallelism", "2", "--json"});
+  const ProgramResult r =
+      tidemark({"nexmark", "--query", "q0", "--events", "20000", "--parallelism", "2", "--seed", "7", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto out = lines(r.out);
   ASSERT_EQ(out.size(), 1u) << r.out;
   // 46 of every 50 events are bids, and q0 passes every bid through.
   EXPECT_THAT(out[0], AllOf(HasSubstr("{\"query\":\"q0\","), HasSubstr("\"parallelism\":2,"),
-                            HasSubstr("\"events\":20000,"), HasSubstr("\"results\":18400,"),
+                            HasSubstr("\"events\":20000,"), HasSubstr("\"seed\":7,"), HasSubstr("\"results\":18400,"),
                             HasSubstr("\"p50_latency_us\":null,"), HasSubstr("\"p99_latency_us\":null,"),
                             HasSubstr("\"seconds\":"), HasSubstr("\"events_per_s\":"), HasSubstr("\"peak_rss_bytes\":")));
 }

@@ -24,6 +24,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tidemark/connectors/socket_text_source.h"
 #include "tidemark/tidemark.h"
 
 namespace tidemark {
@@ -61,7 +62,10 @@ class LoopbackServer {
     HOLD,   // keep the connection open until the client closes it or stop()
   };
 
-  LoopbackServer(std::string payload, Ending ending) : payload_(std::move(payload)), ending_(ending) {
+  LoopbackServer(std::string payload, Ending ending) : LoopbackServer(std::vector<std::string>{std::move(payload)}, ending) {}
+
+  /// Serve one connection after another, the i-th sending payloads[i].
+  LoopbackServer(std::vector<std::string> payloads, Ending ending) : payloads_(std::move(payloads)), ending_(ending) {
     listen_fd_ = listenOnLoopback(port_);
     if (::pipe2(stop_pipe_, O_CLOEXEC) != 0) throwErrno("pipe2");
     thread_ = std::thread([this] { serve(); });
@@ -85,7 +89,9 @@ class LoopbackServer {
   }
 
   /// After stop(): whether a client connected.
-  bool accepted() const { return accepted_; }
+  bool accepted() const { return accepted_ > 0; }
+  /// After stop(): how many connections were accepted.
+  int acceptedConnections() const { return accepted_; }
 
  private:
   /// Waits for `fd` readable or a stop request; true when `fd` is readable.
@@ -99,14 +105,20 @@ class LoopbackServer {
   }
 
   void serve() {
-    if (!waitFor(listen_fd_, kAcceptTimeoutMillis)) return;
+    for (const std::string& payload : payloads_) {
+      if (!serveOne(payload)) return;
+    }
+  }
+
+  bool serveOne(const std::string& payload) {
+    if (!waitFor(listen_fd_, kAcceptTimeoutMillis)) return false;
     const int connection = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (connection < 0) return;
-    accepted_ = true;
+    if (connection < 0) return false;
+    ++accepted_;
     std::size_t sent = 0;
-    while (sent < payload_.size()) {
+    while (sent < payload.size()) {
       // MSG_NOSIGNAL: a client that failed early must not kill the test with SIGPIPE.
-      const ssize_t n = ::send(connection, payload_.data() + sent, payload_.size() - sent, MSG_NOSIGNAL);
+      const ssize_t n = ::send(connection, payload.data() + sent, payload.size() - sent, MSG_NOSIGNAL);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) break;
       sent += static_cast<std::size_t>(n);
@@ -119,14 +131,15 @@ class LoopbackServer {
       waitFor(connection, -1);
     }
     ::close(connection);
+    return true;
   }
 
-  std::string payload_;
+  std::vector<std::string> payloads_;
   Ending ending_;
   int port_ = 0;
   int listen_fd_ = -1;
   int stop_pipe_[2] = {-1, -1};
-  bool accepted_ = false;  // written by the server thread, read after join
+  int accepted_ = 0;  // written by the server thread, read after join
   std::thread thread_;
 };
 
@@ -244,6 +257,91 @@ TEST(SocketTextSourceTest, JobFailureCancelsAWaitingSource) {
       .collectToMemory();
   EXPECT_THAT(failureOf(env), HasSubstr("boom"));
   server.stop();
+}
+
+std::vector<std::string> readAll(const SocketTextSource& source) {
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env.setParallelism(1);
+  auto out = env.addSource(source, "Socket Stream").collectToMemory();
+  env.execute("socket test");
+  return out->values();
+}
+
+TEST(SocketTextSourceTest, WithMaxRetryAClosedConnectionIsReopened) {
+  LoopbackServer server(std::vector<std::string>{"a\nb\n", "c\n", "d\ntail"}, LoopbackServer::Ending::CLOSE);
+  const auto source = SocketTextSource("127.0.0.1", server.port()).withMaxRetry(2).withRetryDelay(0);
+  EXPECT_THAT(readAll(source), ElementsAre("a", "b", "c", "d", "tail"));
+  server.stop();
+  EXPECT_EQ(server.acceptedConnections(), 3);
+}
+
+TEST(SocketTextSourceTest, FlinksSocketTextStreamSignatureTakesMaxRetry) {
+  LoopbackServer server(std::vector<std::string>{"a\n", "b\n"}, LoopbackServer::Ending::CLOSE);
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env.setParallelism(1);
+  auto out = env.socketTextStream("127.0.0.1", server.port(), '\n', 1).collectToMemory();
+  env.execute("socket test");
+  EXPECT_THAT(out->values(), ElementsAre("a", "b"));
+}
+
+TEST(SocketTextSourceTest, WithoutRetriesLeftTheInputEndsWhenTheServerCloses) {
+  LoopbackServer server(std::vector<std::string>{"a\n", "never read\n"}, LoopbackServer::Ending::CLOSE);
+  EXPECT_THAT(readAll(SocketTextSource("127.0.0.1", server.port()).withMaxRetry(0)), ElementsAre("a"));
+  server.stop();
+  EXPECT_EQ(server.acceptedConnections(), 1);
+}
+
+TEST(SocketTextSourceTest, ARefusedConnectionIsRetriedThenReported) {
+  const int port = unusedPort();
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env.setParallelism(1);
+  env.addSource(SocketTextSource("127.0.0.1", port).withMaxRetry(2).withRetryDelay(1), "Socket Stream")
+      .collectToMemory();
+  EXPECT_THAT(failureOf(env),
+              HasSubstr(fmt::format("socketTextStream(127.0.0.1:{}): connection refused (gave up after 2 retries)", port)));
+}
+
+TEST(SocketTextSourceTest, AServerThatNeverSendsIsReportedAfterTheIdleReadTimeout) {
+  LoopbackServer server("one\n", LoopbackServer::Ending::HOLD);
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env.setParallelism(1);
+  env.addSource(SocketTextSource("127.0.0.1", server.port()).withIdleReadTimeout(50), "Socket Stream")
+      .collectToMemory();
+  EXPECT_THAT(failureOf(env), HasSubstr(fmt::format("socketTextStream(127.0.0.1:{}): no data for 50 ms, the idle "
+                                                    "read timeout after 1 line",
+                                                    server.port())));
+  server.stop();
+}
+
+TEST(SocketTextSourceTest, AnIdleConnectionIsReopenedWhileRetriesAreLeft) {
+  LoopbackServer server(std::vector<std::string>{"one\n", "two\n"}, LoopbackServer::Ending::HOLD);
+  auto env = StreamExecutionEnvironment::getExecutionEnvironment();
+  env.setParallelism(1);
+  auto out = env.addSource(SocketTextSource("127.0.0.1", server.port())
+                               .withIdleReadTimeout(50)
+                               .withMaxRetry(1)
+                               .withRetryDelay(0),
+                           "Socket Stream")
+                 .collectToMemory();
+  EXPECT_THAT(failureOf(env), HasSubstr("no data for 50 ms, the idle read timeout after 2 lines (gave up after 1 retry)"));
+  EXPECT_THAT(out->values(), ElementsAre("one", "two"));
+  server.stop();
+}
+
+TEST(SocketTextSourceTest, RetryAndTimeoutSettingsAreChecked) {
+  const SocketTextSource source("localhost", 7777);
+  EXPECT_THROW(source.withMaxRetry(-2), std::invalid_argument);
+  EXPECT_THROW(source.withRetryDelay(-1), std::invalid_argument);
+  EXPECT_THROW(source.withIdleReadTimeout(0), std::invalid_argument);
+  const SocketTextSource tuned = source.withMaxRetry(-1).withRetryDelay(20).withIdleReadTimeout(30000);
+  EXPECT_EQ(tuned.maxRetry(), -1);
+  EXPECT_EQ(tuned.retryDelay(), 20);
+  EXPECT_EQ(tuned.idleReadTimeout(), 30000);
+  EXPECT_EQ(source.maxRetry(), 0);
+  EXPECT_EQ(source.idleReadTimeout(), 0);
+  const SocketTextSource copy(tuned);  // what each subtask runs
+  EXPECT_EQ(copy.maxRetry(), -1);
+  EXPECT_EQ(copy.idleReadTimeout(), 30000);
 }
 
 TEST(SocketTextSourceTest, InvalidArgumentsAreRejectedWhenTheJobIsDefined) {

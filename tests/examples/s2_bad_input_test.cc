@@ -62,7 +62,7 @@ TEST_F(S2BadInputTest, DeadLetterOutputKeepsTheJobRunning) {
 TEST(S2Arguments, MissingScriptFileIsReported) {
   const auto result = runProgram(examplePath("s2_union_watermarks"), {"--simulated", "--script1", "/nonexistent"});
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_NE(result.err.find("cannot open script '/nonexistent'"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("cannot read script '/nonexistent': No such file or directory"), std::string::npos) << result.err;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/run_program.h"
@@ -68,8 +69,55 @@ TEST(ScenarioArguments, S5FindsItsOrdersFromTheRepositoryRoot) {
 TEST(ScenarioArguments, S5MissingOrdersFileIsAClearError) {
   const auto result = runProgram(examplePath("s5_global_window_trigger"), {"--simulated", "--orders", "/nonexistent.csv"});
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_NE(result.err.find("cannot open orders file '/nonexistent.csv'"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("cannot read orders file '/nonexistent.csv': No such file or directory"), std::string::npos) << result.err;
   EXPECT_EQ(result.out, "");
+}
+
+TEST(ScenarioArguments, ADirectoryIsNotAnInputFile) {
+  const std::string dir = testDataPath("scenarios");
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs{
+      {"s3_late_data", {"--script", dir}},
+      {"s4_cep_login_failures", {"--script", dir}},
+      {"s2_union_watermarks", {"--simulated", "--script2", dir}},
+  };
+  for (const auto& [program, args] : runs) {
+    const auto result = runProgram(examplePath(program), args);
+    EXPECT_EQ(result.exit_code, 1) << program;
+    EXPECT_EQ(result.err, "cannot read script '" + dir + "': it is a directory\n") << program;
+    EXPECT_EQ(result.out, "") << program;
+  }
+  const auto s5 = runProgram(examplePath("s5_global_window_trigger"), {"--simulated", "--orders", dir});
+  EXPECT_EQ(s5.exit_code, 1);
+  EXPECT_EQ(s5.err, "cannot read orders file '" + dir + "': it is a directory\n");
+}
+
+TEST(ScenarioArguments, UsageErrorsExitWith2AndSayWhatIsWrong) {
+  struct Case {
+    std::string program;
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {"s3_late_data", {"--simulated", "--port", "7777"}, "--simulated excludes --port"},
+      {"s4_cep_login_failures", {"--simulated", "--host", "example.org"}, "--simulated excludes --host"},
+      {"s2_union_watermarks", {"--simulated", "--port2", "8888"}, "--simulated excludes --port2"},
+      {"s3_late_data", {"--port", "abc"}, "--port: 'abc' is not a number (decimal digits only)"},
+      {"s3_late_data", {"--port", "0x10"}, "--port: '0x10' is not a number (decimal digits only)"},
+      {"s3_late_data", {"--port", "70000"}, "--port: 70000 is not in [1, 65535]"},
+      {"s1_event_time_timers", {"--variant", "c"}, "--variant: c not in {a,b}"},
+      {"s1_event_time_timers", {"--no-such-flag"}, "The following argument was not expected: --no-such-flag"},
+  };
+  for (const auto& c : cases) {
+    const auto result = runProgram(examplePath(c.program), c.args);
+    EXPECT_EQ(result.exit_code, 2) << c.program << " " << c.args.back() << ": " << result.err;
+    EXPECT_NE(result.err.find(c.message), std::string::npos) << c.program << ": " << result.err;
+  }
+}
+
+TEST(ScenarioArguments, HelpExitsWith0) {
+  const auto result = runProgram(examplePath("s3_late_data"), {"--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.out.find("--simulated"), std::string::npos) << result.out;
 }
 
 TEST(ScenarioArguments, S3MalformedLineNamesTheParseOperatorAndTheLine) {

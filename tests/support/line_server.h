@@ -1,5 +1,6 @@
-// A one-connection TCP server on loopback that sends lines and closes, for
-// tests of socket sources. Binds 127.0.0.1 on a free port.
+// A one-connection TCP server on loopback that sends lines and then closes
+// or holds the connection open, for tests of socket sources. Binds 127.0.0.1
+// on a free port.
 #pragma once
 
 #include <string>
@@ -10,8 +11,13 @@ namespace tidemark::testing_support {
 
 class LineServer {
  public:
-  /// Listen now; once a client connects, send `lines` (each + '\n') and close.
-  explicit LineServer(std::vector<std::string> lines);
+  enum class AfterSending {
+    CLOSE,  // the input ends
+    HOLD,   // stay connected, sending nothing, until the client leaves or the server is destroyed
+  };
+
+  /// Listen now; once a client connects, send `lines` (each + '\n'), then close or hold.
+  explicit LineServer(std::vector<std::string> lines, AfterSending after = AfterSending::CLOSE);
   ~LineServer();
   LineServer(const LineServer&) = delete;
   LineServer& operator=(const LineServer&) = delete;
@@ -21,7 +27,10 @@ class LineServer {
   void join();
 
  private:
+  void holdUntilClosed(int client) const;
+
   int listen_fd_ = -1;
+  int stop_pipe_[2] = {-1, -1};
   int port_ = 0;
   std::thread thread_;
 };

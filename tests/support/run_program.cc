@@ -1,14 +1,17 @@
 #include "support/run_program.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -60,6 +63,83 @@ ProgramResult runProgram(const std::string& program, const std::vector<std::stri
   result.err = readFile(err_path);
   std::remove(out_path.c_str());
   std::remove(err_path.c_str());
+  return result;
+}
+
+RunningProgram::RunningProgram(const std::string& program, const std::vector<std::string>& args)
+    : err_path_(tempPath("err")) {
+  int out_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe2 failed");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(program.c_str()));
+  for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  // Whoever runs the tests may ignore SIGINT (a background job does); the
+  // program must see the signals the test sends with their default action.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  const int spawn_error = posix_spawn(&pid_, program.c_str(), &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(out_pipe[1]);
+  stdout_fd_ = out_pipe[0];
+  if (spawn_error != 0) {
+    ::close(stdout_fd_);
+    throw std::runtime_error(fmt::format("cannot start {}", program));
+  }
+}
+
+RunningProgram::~RunningProgram() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  if (stdout_fd_ >= 0) ::close(stdout_fd_);
+  std::remove(err_path_.c_str());
+}
+
+std::string RunningProgram::readLine(int give_up_after_ms) {
+  while (true) {
+    const auto newline = pending_.find('\n');
+    if (newline != std::string::npos) {
+      std::string line = pending_.substr(0, newline);
+      pending_.erase(0, newline + 1);
+      return line;
+    }
+    pollfd pfd{stdout_fd_, POLLIN, 0};
+    if (::poll(&pfd, 1, give_up_after_ms) <= 0) return {};
+    char buffer[4096];
+    const ssize_t n = ::read(stdout_fd_, buffer, sizeof buffer);
+    if (n <= 0) return {};
+    pending_.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+void RunningProgram::signal(int signal_number) const { ::kill(pid_, signal_number); }
+
+ProgramResult RunningProgram::wait() {
+  ProgramResult result;
+  result.out = std::exchange(pending_, {});
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(stdout_fd_, buffer, sizeof buffer)) > 0;) {
+    result.out.append(buffer, static_cast<std::size_t>(n));
+  }
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.err = readFile(err_path_);
   return result;
 }
 

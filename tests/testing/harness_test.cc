@@ -411,7 +411,7 @@ TEST(KeyedHarness, SubtaskOwnsOnlyItsKeyGroups) {
   harness.processElement(own_key + "/x", 1);
   EXPECT_EQ(harness.extractOutputValues(), (Lines{own_key + "=1"}));
   EXPECT_THAT(operatorFailureMessage([&] { harness.processElement(foreign_key + "/x", 2); }),
-              HasSubstr("operator 'KeyedProcess' (subtask 3/4) failed while processing element " + foreign_key));
+              HasSubstr("operator 'KeyedProcess' (subtask 3/4) failed while processing element '" + foreign_key + "/x'"));
 }
 
 // --- side outputs -------------------------------------------------------------
@@ -469,7 +469,7 @@ TEST(OneInputHarness, RegisteringATimerInANonKeyedFunctionThrows) {
   OneInputStreamOperatorTestHarness harness(RegistersTimer{});
   harness.open();
   const std::string message = operatorFailureMessage([&] { harness.processElement("x", 1); });
-  EXPECT_THAT(message, HasSubstr("operator 'Process' (subtask 1/1) failed while processing element x"));
+  EXPECT_THAT(message, HasSubstr("operator 'Process' (subtask 1/1) failed while processing element 'x'"));
   EXPECT_THAT(message, HasSubstr("only supported on a keyed stream"));
 }
 
@@ -497,7 +497,7 @@ TEST(OneInputHarness, LifecycleIsEnforcedAndFailuresNameTheOperator) {
     EXPECT_THROW(harness.open(), std::logic_error);
     harness.processElement("a", 1);
     EXPECT_EQ(operatorFailureMessage([&] { harness.processElement("boom", 2); }),
-              "operator 'Process' (subtask 1/1) failed while processing element boom: cannot take boom");
+              "operator 'Process' (subtask 1/1) failed while processing element 'boom': cannot take boom");
     harness.processElement("b", 3);  // like Flink's harness, a failure does not end the test run
     harness.endInput();
     EXPECT_THROW(harness.processElement("late", 4), std::logic_error);

@@ -91,6 +91,29 @@ class FieldAggregations {
     return compare(ComparisonType::MAX_BY, PositionField<T, I>{}, first);
   }
 
+  // Flink's sum("amount") and sum(2) name the field by text or by a runtime
+  // position; C++ cannot look a field up either way. These overloads only
+  // exist to turn a page of overload errors into one sentence.
+#define TIDEMARK_FIELD_NOT_BY_NAME_OR_NUMBER(fn)                                                              \
+  template <class Never = T>                                                                                 \
+  void fn(const char*, bool = true) const {                                                                  \
+    static_assert(sizeof(Never) == 0, #fn "(\"field\"): name the field by a pointer to the member, " #fn     \
+                                          "(&Order::amount), or on a tuple or pair stream by its position, " #fn \
+                                          "<1>()");                                                          \
+  }                                                                                                          \
+  template <class Never = T>                                                                                 \
+  void fn(int, bool = true) const {                                                                          \
+    static_assert(sizeof(Never) == 0, #fn "(2): the position of a tuple or pair field is a template argument, " \
+                                          #fn "<2>(); on a struct stream pass a pointer to the member, " #fn   \
+                                          "(&Order::amount)");                                               \
+  }
+  TIDEMARK_FIELD_NOT_BY_NAME_OR_NUMBER(sum)
+  TIDEMARK_FIELD_NOT_BY_NAME_OR_NUMBER(min)
+  TIDEMARK_FIELD_NOT_BY_NAME_OR_NUMBER(max)
+  TIDEMARK_FIELD_NOT_BY_NAME_OR_NUMBER(minBy)
+  TIDEMARK_FIELD_NOT_BY_NAME_OR_NUMBER(maxBy)
+#undef TIDEMARK_FIELD_NOT_BY_NAME_OR_NUMBER
+
  private:
   template <class Field>
   SingleOutputStreamOperator<T> compare(ComparisonType type, Field field, bool first) const {

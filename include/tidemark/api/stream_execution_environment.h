@@ -59,6 +59,13 @@ class StreamExecutionEnvironment {
   /// 0 sends every record at once; -1 sends only full batches.
   StreamExecutionEnvironment& setBufferTimeout(Duration millis);
   Duration getBufferTimeout() const { return settings_.buffer_timeout; }
+  /// Whether SIGINT and SIGTERM cancel a running job (default: yes) instead
+  /// of killing the process: the sources stop, every operator and sink
+  /// closes, and execute() throws JobCancellationException. Only a signal
+  /// whose action is still the default one is taken over, and only while a
+  /// job runs; a second signal kills the process as before.
+  StreamExecutionEnvironment& setCancelOnSignals(bool cancel);
+  bool isCancelOnSignals() const { return settings_.cancel_on_signals; }
   /// Run in simulated time, the virtual clock starting at `start_instant` ms.
   StreamExecutionEnvironment& enableSimulatedTime(Timestamp start_instant = 0);
   bool isSimulatedTime() const { return settings_.simulated_start.has_value(); }
@@ -92,7 +99,10 @@ class StreamExecutionEnvironment {
 
   /// Lines from a TCP server (non-parallel). The job fails if the connection is
   /// refused or breaks; the input ends when the server closes the connection.
-  DataStreamSource<std::string> socketTextStream(const std::string& host, int port, char delimiter = '\n');
+  /// With `max_retry` (-1: forever) it reconnects that often first, as in
+  /// Flink; SocketTextSource has the retry delay and an idle read timeout.
+  DataStreamSource<std::string> socketTextStream(const std::string& host, int port, char delimiter = '\n',
+                                                 long max_retry = 0);
 
   /// The lines of a text file (non-parallel, bounded). A missing file fails the job.
   DataStreamSource<std::string> readTextFile(const std::string& path);

@@ -3,10 +3,13 @@
 // The line format is Flink's: "<prefix>:<k>> value" where k is the subtask
 // number (1-based), shown only when the sink runs with parallelism > 1;
 // "<prefix>> value" at parallelism 1; just "value" without a prefix. Values
-// print with operator<< (see Printable in core/describe.h).
+// print with operator<<, pairs and tuples field by field (see Describable in
+// core/describe.h); a type that cannot print is a compile error.
 //
 // Each line is written with one call under the stream's lock, so lines from
-// parallel subtasks never interleave.
+// parallel subtasks never interleave, and flushed at once, as Flink prints:
+// when stdout is a pipe or a file, every line the job emitted is there even
+// if the job is stopped.
 #pragma once
 
 #include <cstdio>
@@ -19,12 +22,17 @@
 namespace tidemark {
 
 namespace internal {
-/// Write one whole line (the text must end with '\n').
+/// Write one whole line (the text must end with '\n') and flush it.
 void writeLine(std::FILE* stream, const std::string& line);
 }  // namespace internal
 
 template <class T>
 class PrintSinkFunction final : public SinkFunction<T> {
+  static_assert(Describable<T>,
+                "print() needs `std::ostream& operator<<(std::ostream&, const T&)` for the stream's element type "
+                "(declare it beside the type, so that argument-dependent lookup finds it), or a pair or tuple of "
+                "such types; or map the stream to text first");
+
  public:
   explicit PrintSinkFunction(std::string prefix = "", bool to_stderr = false)
       : prefix_(std::move(prefix)), stream_(to_stderr ? stderr : stdout) {}

@@ -63,6 +63,19 @@ class JobExecutionException : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The job was cancelled before it finished: by SIGINT or SIGTERM while it
+/// ran (see StreamExecutionEnvironment::setCancelOnSignals). Its sources were
+/// stopped and its operators and sinks closed, so everything it emitted before
+/// the signal was written; signal() says which signal (0 if none).
+class JobCancellationException : public JobExecutionException {
+ public:
+  JobCancellationException(const std::string& message, int signal) : JobExecutionException(message), signal_(signal) {}
+  int signal() const { return signal_; }
+
+ private:
+  int signal_;
+};
+
 /// The program built an invalid job graph; the message lists every problem.
 class InvalidProgramException : public std::invalid_argument {
  public:

@@ -249,7 +249,7 @@ class OperatorTestHarnessBase {
     // The record outlives the call so a failure can still describe it, which
     // is why an operator may move from it only as its last use.
     guarded([&] { input.processElement(record); },
-            [&] { return fmt::format("element {}", describe(record.value)); });
+            [&] { return describeElement(record.value); });
   }
 
   /// `last` is the previous watermark of this input.

@@ -1,8 +1,10 @@
 #include "tidemark/internal/runtime/job_runner.h"
 
 #include <chrono>
+#include <csignal>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -10,6 +12,7 @@
 #include "tidemark/internal/runtime/job_context.h"
 #include "tidemark/internal/runtime/operator_time_service.h"
 #include "tidemark/internal/runtime/real_time_executor.h"
+#include "tidemark/internal/runtime/signal_cancellation.h"
 #include "tidemark/internal/runtime/simulated_executor.h"
 
 namespace tidemark::internal {
@@ -309,17 +312,38 @@ class JobPlan {
   std::vector<std::vector<std::vector<std::vector<ChannelBase*>>>> channels_of_;
 };
 
+const char* signalName(int signal) {
+  switch (signal) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    default:
+      return "a signal";
+  }
+}
+
 }  // namespace
 
 JobExecutionResult runJob(const StreamGraph& graph, const ExecutionSettings& settings, const std::string& job_name) {
   JobPlan plan(graph, settings);
   plan.build();
   JobContext job;
+  std::optional<CancelOnSignals> signals;
+  if (settings.cancel_on_signals) signals.emplace(job);
   const auto start = std::chrono::steady_clock::now();
   plan.run(job);
   const auto runtime = std::chrono::steady_clock::now() - start;
+  const int signal = signals ? signals->signal() : 0;
+  signals.reset();
   if (auto failure = job.failure()) {
     throw JobExecutionException(fmt::format("job '{}' failed: {}", job_name, *failure));
+  }
+  if (signal != 0) {
+    throw JobCancellationException(
+        fmt::format("job '{}' was cancelled by {}: its sources stopped, and its operators and sinks were closed",
+                    job_name, signalName(signal)),
+        signal);
   }
   return JobExecutionResult(job_name, std::chrono::duration_cast<std::chrono::nanoseconds>(runtime), plan.metrics());
 }

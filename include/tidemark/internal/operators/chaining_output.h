@@ -25,7 +25,7 @@ class ChainingOutput final : public Output<T> {
   void collect(StreamRecord<T>& record) override {
     next_operator_.addRecordsIn(1);
     callNamingFailures(
-        [this] { return next_operator_.context().description(); }, [&] { return fmt::format("element {}", describe(record.value)); },
+        [this] { return next_operator_.context().description(); }, [&] { return describeElement(record.value); },
         [&] { next_.processElement(record); });
   }
 

@@ -66,7 +66,7 @@ class ChannelInputProcessor final : public InputProcessor {
     std::size_t i = 0;
     std::size_t next_control = 0;
     auto what = [&] {
-      return i < batch.records.size() ? fmt::format("element {}", describe(batch.records[i].value))
+      return i < batch.records.size() ? describeElement(batch.records[i].value)
                                       : std::string("a watermark status change");
     };
     callNamingFailures([this] { return target_operator_.context().description(); }, what, [&] {

@@ -204,6 +204,7 @@ struct ExecutionSettings {
   Duration buffer_timeout = 100;
   std::size_t channel_capacity_batches = 8;
   std::optional<Timestamp> simulated_start;  // set: run in simulated time
+  bool cancel_on_signals = true;             // SIGINT / SIGTERM cancel the job
 };
 
 class StreamGraph {
