@@ -12,6 +12,7 @@
 # include of a tree at once (the `layers` test).
 set(TIDEMARK_LAYERS
   core                 # time, records, keys, tags, describe(): no dependencies
+  serialization        # TypeSerializer, the byte format of state and checkpoints
   internal/core        # engine utilities: allocator, operator failure reports
   internal/time        # processing-time services, the watermark valve
   state                # user state: descriptors and state interfaces

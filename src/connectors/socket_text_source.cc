@@ -238,21 +238,21 @@ ConnectionEnd readOneConnection(const SocketTextSource& source, const addrinfo* 
       continue;
     }
     if (received == 0) {
-      splitter.finish();
       if (deferred_error != 0) return {ConnectionEnd::FAILED, describeErrno(deferred_error), true};
+      splitter.finish();
       return {ConnectionEnd::CLOSED, {}, true};  // the server closed the connection, as Flink ends the input
     }
     const int cause = errno;
     if (cause == EINTR) continue;
     if (cause != EAGAIN && cause != EWOULDBLOCK) {
-      splitter.finish();
+      // What follows the last delimiter of a broken connection may be cut
+      // anywhere: it is not a line.
       return {ConnectionEnd::FAILED, describeErrno(cause), true};
     }
     Duration wait = kReadWaitMillis;
     if (idle_timeout > 0) {
       const Duration quiet = ctx.currentProcessingTime() - last_data;
       if (quiet >= idle_timeout) {
-        splitter.finish();
         return {ConnectionEnd::FAILED, fmt::format("no data for {} ms, the idle read timeout", idle_timeout), true};
       }
       wait = std::min(wait, idle_timeout - quiet);

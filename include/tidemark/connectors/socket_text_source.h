@@ -11,6 +11,8 @@
 // Failures end the job with a message naming the endpoint: an unknown host, a
 // refused or failed connect, or a connection that breaks while reading
 // ("socketTextStream(localhost:7777): connection reset by peer after 3 lines").
+// Text after the last delimiter of a connection that broke or went idle may
+// be cut anywhere, so it is not emitted as a line.
 //
 // withMaxRetry(n), Flink's maxRetry: when the connection ends (closed by the
 // server, refused, broken, or silent past the idle read timeout), wait the
