@@ -15,7 +15,10 @@
 #include <tuple>
 #include <unordered_map>
 #include <utility>
+#include <unordered_set>
 #include <vector>
+
+#include "tidemark/serialization/absl_serializers.h"
 
 namespace tidemark {
 namespace {
@@ -100,6 +103,23 @@ TEST(TypeSerializerTest, ContainersRoundTrip) {
   const std::tuple<int, std::string, std::optional<Color>> t{1, "x", Color::RED};
   EXPECT_EQ(roundTrip(t), t);
   EXPECT_EQ(roundTrip(std::tuple<>()), std::tuple<>());
+}
+
+TEST(TypeSerializerTest, HashContainersRoundTripAndShareTheirFormat) {
+  const absl::flat_hash_map<std::string, std::vector<int>> flat{{"a", {1}}, {"b", {}}};
+  EXPECT_EQ(roundTrip(flat), flat);
+  const absl::node_hash_map<int, std::string> node{{1, "one"}};
+  EXPECT_EQ(roundTrip(node), node);
+  const absl::flat_hash_set<std::string> flat_set{"x", "y"};
+  EXPECT_EQ(roundTrip(flat_set), flat_set);
+  const std::unordered_set<int> std_set{1, 2, 3};
+  EXPECT_EQ(roundTrip(std_set), std_set);
+  // State written from one kind of hash map restores into another.
+  const std::unordered_map<std::string, std::vector<int>> as_std(flat.begin(), flat.end());
+  EXPECT_EQ((deserializeFromBytes<absl::flat_hash_map<std::string, std::vector<int>>>(serializeToBytes(as_std))), flat);
+  EXPECT_EQ((TypeSerializer<absl::flat_hash_map<std::string, int>>::signature()),
+            (TypeSerializer<std::unordered_map<std::string, int>>::signature()));
+  EXPECT_EQ(TypeSerializer<absl::node_hash_set<long>>::signature(), "hash_set<i64>");
 }
 
 TEST(TypeSerializerTest, AUserTypeWithFieldsRoundTrips) {

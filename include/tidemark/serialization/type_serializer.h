@@ -3,7 +3,8 @@
 // for all of them, at the bottom of the layers.
 //
 // Built in: bool, integers, floating-point numbers, enums, std::string,
-// std::vector, std::array, std::map, std::unordered_map, std::set,
+// std::vector, std::array, std::map, std::unordered_map, std::set, std::unordered_set,
+// absl's flat and node hash maps and sets (absl_serializers.h),
 // std::optional, std::pair, std::tuple and std::chrono::duration, nested in
 // any way. A user type opts in with one member that ties its fields:
 //
@@ -31,6 +32,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -40,6 +42,7 @@
 #include <type_traits>
 #include <typeinfo>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -95,7 +98,11 @@ void serializeTo(const T& value, DataOutput& out) {
 template <class T>
 T deserializeFrom(DataInput& in) {
   internal::requireSerializable<T>();
-  if constexpr (Serializable<T>) return TypeSerializer<T>::deserialize(in);
+  if constexpr (Serializable<T>) {
+    return TypeSerializer<T>::deserialize(in);
+  } else {
+    std::abort();  // never compiled: the assertion above already failed
+  }
 }
 
 /// `value` as bytes.
@@ -219,41 +226,10 @@ struct TypeSerializer<std::vector<T, A>> {
   static std::string signature() { return "vector<" + TypeSerializer<T>::signature() + ">"; }
 };
 
-template <class T, class C, class A>
-  requires Serializable<T>
-struct TypeSerializer<std::set<T, C, A>> {
-  using Base = internal::SequenceSerializer<std::set<T, C, A>, T>;
-  static void serialize(const std::set<T, C, A>& value, DataOutput& out) { Base::serialize(value, out); }
-  static std::set<T, C, A> deserialize(DataInput& in) {
-    return Base::deserializeWith(in, signature(), [](auto& s, T&& e) { s.insert(s.end(), std::move(e)); });
-  }
-  static std::string signature() { return "set<" + TypeSerializer<T>::signature() + ">"; }
-};
-
-template <class K, class V, class C, class A>
-  requires Serializable<K> && Serializable<V>
-struct TypeSerializer<std::map<K, V, C, A>> {
-  using Entry = std::pair<K, V>;
-  using Base = internal::SequenceSerializer<std::map<K, V, C, A>, Entry>;
-  static void serialize(const std::map<K, V, C, A>& value, DataOutput& out) {
-    out.writeVarUint(value.size());
-    for (const auto& [k, v] : value) {
-      serializeTo(k, out);
-      serializeTo(v, out);
-    }
-  }
-  static std::map<K, V, C, A> deserialize(DataInput& in) {
-    return Base::deserializeWith(in, signature(), [](auto& m, Entry&& e) { m.insert(m.end(), std::move(e)); });
-  }
-  static std::string signature() { return "map<" + internal::signatures<K, V>() + ">"; }
-};
-
-template <class K, class V, class H, class E, class A>
-  requires Serializable<K> && Serializable<V>
-struct TypeSerializer<std::unordered_map<K, V, H, E, A>> {
-  using M = std::unordered_map<K, V, H, E, A>;
-  using Entry = std::pair<K, V>;
-  using Base = internal::SequenceSerializer<M, Entry>;
+namespace internal {
+/// Maps: the count, then key and value of each entry; read back by inserting.
+template <class M, class K, class V>
+struct MapSerializer {
   static void serialize(const M& value, DataOutput& out) {
     out.writeVarUint(value.size());
     for (const auto& [k, v] : value) {
@@ -262,9 +238,47 @@ struct TypeSerializer<std::unordered_map<K, V, H, E, A>> {
     }
   }
   static M deserialize(DataInput& in) {
-    return Base::deserializeWith(in, signature(), [](auto& m, Entry&& e) { m.insert(std::move(e)); });
+    return SequenceSerializer<M, std::pair<K, V>>::deserializeWith(
+        in, TypeSerializer<M>::signature(),
+        [](M& m, std::pair<K, V>&& e) { m.emplace(std::move(e.first), std::move(e.second)); });
   }
-  static std::string signature() { return "unordered_map<" + internal::signatures<K, V>() + ">"; }
+};
+
+/// Sets: the count, then each element; read back by inserting.
+template <class S, class T>
+struct SetSerializer {
+  static void serialize(const S& value, DataOutput& out) { SequenceSerializer<S, T>::serialize(value, out); }
+  static S deserialize(DataInput& in) {
+    return SequenceSerializer<S, T>::deserializeWith(in, TypeSerializer<S>::signature(),
+                                                     [](S& s, T&& e) { s.insert(std::move(e)); });
+  }
+};
+}  // namespace internal
+
+template <class T, class C, class A>
+  requires Serializable<T>
+struct TypeSerializer<std::set<T, C, A>> : internal::SetSerializer<std::set<T, C, A>, T> {
+  static std::string signature() { return "set<" + TypeSerializer<T>::signature() + ">"; }
+};
+
+template <class K, class V, class C, class A>
+  requires Serializable<K> && Serializable<V>
+struct TypeSerializer<std::map<K, V, C, A>> : internal::MapSerializer<std::map<K, V, C, A>, K, V> {
+  static std::string signature() { return "map<" + internal::signatures<K, V>() + ">"; }
+};
+
+/// Unordered maps of any kind share the byte format, and so the signature.
+template <class K, class V, class H, class E, class A>
+  requires Serializable<K> && Serializable<V>
+struct TypeSerializer<std::unordered_map<K, V, H, E, A>>
+    : internal::MapSerializer<std::unordered_map<K, V, H, E, A>, K, V> {
+  static std::string signature() { return "hash_map<" + internal::signatures<K, V>() + ">"; }
+};
+
+template <class T, class H, class E, class A>
+  requires Serializable<T>
+struct TypeSerializer<std::unordered_set<T, H, E, A>> : internal::SetSerializer<std::unordered_set<T, H, E, A>, T> {
+  static std::string signature() { return "hash_set<" + TypeSerializer<T>::signature() + ">"; }
 };
 
 template <class T, std::size_t N>
