@@ -1,5 +1,7 @@
 #include "tidemark/serialization/data_input.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace tidemark {
@@ -30,7 +32,7 @@ std::uint64_t DataInput::readVarUint(std::string_view what) {
 std::size_t DataInput::readCount(std::string_view what, std::size_t min_element_bytes) {
   const std::size_t start = position_;
   const std::uint64_t count = readVarUint(what);
-  const std::uint64_t fits = min_element_bytes == 0 ? UINT64_MAX : remaining() / min_element_bytes;
+  const std::uint64_t fits = remaining() / std::max<std::size_t>(min_element_bytes, 1);
   if (count > fits) {
     fail(what, fmt::format("claims {} elements, but only {} byte{} {} left", count, remaining(),
                            remaining() == 1 ? "" : "s", remaining() == 1 ? "is" : "are"), start);

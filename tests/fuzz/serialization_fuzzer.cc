@@ -18,7 +18,9 @@
 #include <utility>
 #include <vector>
 
+#include "tidemark/serialization/absl_serializers.h"
 #include "tidemark/serialization/type_serializer.h"
+#include "tidemark/windowing/window_serializers.h"
 
 namespace {
 
@@ -53,5 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   decodeAndRoundTrip<std::tuple<bool, std::uint8_t, std::vector<std::pair<Kind, std::string>>>>(bytes);
   decodeAndRoundTrip<std::unordered_map<std::uint32_t, std::set<std::string>>>(bytes);
   decodeAndRoundTrip<std::vector<Event>>(bytes);
+  decodeAndRoundTrip<std::vector<std::pair<tidemark::TimeWindow, tidemark::GlobalWindow>>>(bytes);
+  decodeAndRoundTrip<absl::flat_hash_map<std::string, std::vector<std::tuple<>>>>(bytes);
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tidemark/serialization/type_serializer.h"
@@ -42,6 +43,14 @@ TEST(DataInputTest, ALengthLargerThanTheInputIsRefusedBeforeAllocating) {
             "vector<i64> size at offset 0 claims 1099511627776 elements, but only 3 bytes are left");
   EXPECT_EQ((errorReading<std::map<std::string, int>>(std::string("\x05\x01", 2) + "a")),
             "map<string,i32> size at offset 0 claims 5 elements, but only 2 bytes are left");
+}
+
+TEST(DataInputTest, ACountOfEmptyValuesIsBoundedToo) {
+  // An empty tuple is one zero byte, so 2^32 - 1 of them cannot hide in 0 bytes.
+  EXPECT_EQ(errorReading<std::vector<std::tuple<>>>(std::string("\xff\xff\xff\xff\x0f", 5)),
+            "vector<tuple<>> size at offset 0 claims 4294967295 elements, but only 0 bytes are left");
+  EXPECT_EQ(errorReading<std::tuple<>>(std::string("\x03", 1)), "a value without fields at offset 0 is not 0");
+  EXPECT_EQ(serializeToBytes(std::vector<std::tuple<>>(3)), std::string("\x03\0\0\0", 4));
 }
 
 TEST(DataInputTest, AVarintLongerThan64BitsIsCorrupt) {

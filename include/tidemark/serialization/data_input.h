@@ -39,8 +39,9 @@ class DataInput {
 
   std::uint64_t readVarUint(std::string_view what);
 
-  /// A count of elements that each take at least `min_element_bytes`: more
-  /// than the remaining bytes can hold is corrupt, and refused now.
+  /// A count of elements that each take at least `min_element_bytes` (at
+  /// least 1: 0 would let any count through): more than the remaining bytes
+  /// can hold is corrupt, and refused now.
   std::size_t readCount(std::string_view what, std::size_t min_element_bytes = 1);
 
   /// The next `count` bytes, as a view into the input.

@@ -204,10 +204,9 @@ struct SequenceSerializer {
   }
   template <class Insert>
   static C deserializeWith(DataInput& in, const std::string& what, Insert insert) {
-    // Every built-in element takes at least one byte, except empty tuples
-    // and structs without fields.
-    constexpr std::size_t kMinBytes = std::is_empty_v<Element> ? 0 : 1;
-    const std::size_t count = in.readCount(what + " size", kMinBytes);
+    // Every value takes at least one byte (see serializeFields), so no
+    // count can claim more elements than the bytes left.
+    const std::size_t count = in.readCount(what + " size", 1);
     C result;
     for (std::size_t i = 0; i < count; ++i) insert(result, deserializeFrom<Element>(in));
     return result;
@@ -328,14 +327,24 @@ struct TypeSerializer<std::pair<A, B>> {
 };
 
 namespace internal {
+/// A value with no fields (std::tuple<>, a struct whose fields() ties
+/// nothing) is one zero byte, as Flink writes an empty value: every value then
+/// takes a byte at least, which is what bounds a container's count.
+constexpr std::string_view kNoFields = "a value without fields";
+
 template <class Tuple>
 void serializeFields(const Tuple& fields, DataOutput& out) {
+  if constexpr (std::tuple_size_v<std::remove_cvref_t<Tuple>> == 0) out.writeFixed(std::uint8_t{0});
   std::apply([&out](const auto&... field) { (serializeTo(field, out), ...); }, fields);
 }
 
 /// Reads into each field in order (a braced list guarantees left to right).
 template <class Tuple>
 void deserializeFields(Tuple&& fields, DataInput& in) {
+  if constexpr (std::tuple_size_v<std::remove_cvref_t<Tuple>> == 0) {
+    const std::size_t offset = in.position();
+    if (in.readFixed<std::uint8_t>(kNoFields) != 0) in.fail(kNoFields, "is not 0", offset);
+  }
   std::apply(
       [&in](auto&... field) {
         [[maybe_unused]] const int ordered[] = {0, ((field = deserializeFrom<std::remove_cvref_t<decltype(field)>>(in)), 0)...};
