@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -39,26 +40,56 @@ std::string readFile(const std::string& path) {
   return text.str();
 }
 
-ProgramResult runProgram(const std::string& program, const std::vector<std::string>& args) {
-  const std::string out_path = tempPath("out");
-  const std::string err_path = tempPath("err");
+namespace {
+
+/// Start `program` with stdin from /dev/null, stderr to `err_path` and
+/// stdout as `add_stdout` arranges it.
+pid_t spawn(const std::string& program, const std::vector<std::string>& args, const std::string& err_path,
+            const std::function<void(posix_spawn_file_actions_t&)>& add_stdout) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  add_stdout(actions);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  // Whoever runs the tests may ignore SIGINT (a background job does); the
+  // program must see the signals a test sends with their default action.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(program.c_str()));
   for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
   pid_t pid = 0;
-  const int spawn_error = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  const int spawn_error = posix_spawn(&pid, program.c_str(), &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (spawn_error != 0) throw std::runtime_error(fmt::format("cannot start {}", program));
+  return pid;
+}
+
+/// Wait for `pid`: its exit code, or 128 + N if signal N killed it.
+int waitForExit(pid_t pid) {
   int status = 0;
   ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+ProgramResult runProgram(const std::string& program, const std::vector<std::string>& args) {
+  const std::string out_path = tempPath("out");
+  const std::string err_path = tempPath("err");
+  const pid_t pid = spawn(program, args, err_path, [&](posix_spawn_file_actions_t& actions) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  });
   ProgramResult result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.exit_code = waitForExit(pid);
   result.out = readFile(out_path);
   result.err = readFile(err_path);
   std::remove(out_path.c_str());
@@ -70,34 +101,17 @@ RunningProgram::RunningProgram(const std::string& program, const std::vector<std
     : err_path_(tempPath("err")) {
   int out_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe2 failed");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(program.c_str()));
-  for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  // Whoever runs the tests may ignore SIGINT (a background job does); the
-  // program must see the signals the test sends with their default action.
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-  const int spawn_error = posix_spawn(&pid_, program.c_str(), &actions, &attributes, argv.data(), environ);
-  posix_spawnattr_destroy(&attributes);
-  posix_spawn_file_actions_destroy(&actions);
+  try {
+    pid_ = spawn(program, args, err_path_, [&](posix_spawn_file_actions_t& actions) {
+      posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+    });
+  } catch (...) {
+    ::close(out_pipe[0]);
+    ::close(out_pipe[1]);
+    throw;
+  }
   ::close(out_pipe[1]);
   stdout_fd_ = out_pipe[0];
-  if (spawn_error != 0) {
-    ::close(stdout_fd_);
-    throw std::runtime_error(fmt::format("cannot start {}", program));
-  }
 }
 
 RunningProgram::~RunningProgram() {
@@ -135,10 +149,7 @@ ProgramResult RunningProgram::wait() {
   for (ssize_t n; (n = ::read(stdout_fd_, buffer, sizeof buffer)) > 0;) {
     result.out.append(buffer, static_cast<std::size_t>(n));
   }
-  int status = 0;
-  ::waitpid(pid_, &status, 0);
-  pid_ = -1;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.exit_code = waitForExit(std::exchange(pid_, -1));
   result.err = readFile(err_path_);
   return result;
 }

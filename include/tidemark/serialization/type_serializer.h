@@ -352,18 +352,16 @@ void deserializeFields(Tuple&& fields, DataInput& in) {
       fields);
 }
 
+/// What fields() returns, a tuple of references: whether every field can be
+/// serialized, and their signatures.
 template <class Tuple>
-struct FieldSignatures;
-
-template <class Tuple>
-inline constexpr bool kFieldsSerializable = false;
+struct TiedFields {
+  static constexpr bool kSerializable = false;
+};
 template <class... Fs>
-inline constexpr bool kFieldsSerializable<std::tuple<Fs...>> = (Serializable<std::remove_cvref_t<Fs>> && ...);
-template <class Tuple>
-concept FieldsSerializable = kFieldsSerializable<Tuple>;
-template <class... Fs>
-struct FieldSignatures<std::tuple<Fs...>> {
-  static std::string get() { return signatures<std::remove_cvref_t<Fs>...>(); }
+struct TiedFields<std::tuple<Fs...>> {
+  static constexpr bool kSerializable = (Serializable<std::remove_cvref_t<Fs>> && ...);
+  static std::string signatures() { return internal::signatures<std::remove_cvref_t<Fs>...>(); }
 };
 }  // namespace internal
 
@@ -380,7 +378,7 @@ struct TypeSerializer<std::tuple<Ts...>> {
 };
 
 template <class T>
-  requires internal::HasFields<T> && internal::FieldsSerializable<decltype(std::declval<T&>().fields())>
+  requires internal::HasFields<T> && internal::TiedFields<decltype(std::declval<T&>().fields())>::kSerializable
 struct TypeSerializer<T> {
   static void serialize(const T& value, DataOutput& out) {
     // fields() is not const, so that one member serves both directions;
@@ -394,7 +392,7 @@ struct TypeSerializer<T> {
   }
   static std::string signature() {
     using Fields = decltype(std::declval<T&>().fields());
-    return internal::demangle(typeid(T).name()) + "{" + internal::FieldSignatures<Fields>::get() + "}";
+    return internal::demangle(typeid(T).name()) + "{" + internal::TiedFields<Fields>::signatures() + "}";
   }
 };
 
