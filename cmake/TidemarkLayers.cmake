@@ -16,8 +16,9 @@ set(TIDEMARK_LAYERS
   internal/core        # engine utilities: allocator, operator failure reports
   internal/time        # processing-time services, the watermark valve
   state                # user state: descriptors and state interfaces
-  internal/state       # the heap state backend
-  functions            # user function interfaces and their contexts
+  internal/state       # the heap states: typed state tables in memory
+  functions            # user function interfaces, their contexts, KeyedStateBackend
+  internal/backends    # the state backends behind KeyedStateBackend (heap)
   eventtime            # watermark strategies and generators
   windowing            # assigners, triggers, evictors
   cep                  # the pattern DSL and match functions

@@ -23,7 +23,7 @@
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/time.h"
 #include "tidemark/internal/state/erased_key.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 #include "tidemark/windowing/trigger.h"
 #include "tidemark/windowing/trigger_context.h"
 #include "tidemark/windowing/trigger_result.h"
@@ -118,7 +118,7 @@ class FakeTriggerContext final : public OnMergeContext<W> {
   }
 
  protected:
-  HeapKeyedStateBackend<ErasedKey>& stateBackend() override { return backend_; }
+  KeyedStateBackend<ErasedKey>& stateBackend() override { return backend_; }
 
  private:
   FakeTimer<W> timer(Timestamp time) const { return FakeTimer<W>{time, key_, this->window()}; }

@@ -7,7 +7,7 @@
 // here must be used during the current call only; ask again in the next.
 #pragma once
 
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/functions/keyed_state_backend.h"
 
 namespace tidemark {
 
@@ -15,7 +15,7 @@ template <class K, class N>
 class KeyedStateStore {
  public:
   /// `ns` is the runtime's slot for the current namespace.
-  KeyedStateStore(internal::HeapKeyedStateBackend<K>& backend, const N* const& ns) : backend_(backend), ns_(ns) {}
+  KeyedStateStore(KeyedStateBackend<K>& backend, const N* const& ns) : backend_(backend), ns_(ns) {}
 
   template <class V>
   ValueState<V>& getState(const ValueStateDescriptor<V>& descriptor) {
@@ -45,7 +45,7 @@ class KeyedStateStore {
     return state;
   }
 
-  internal::HeapKeyedStateBackend<K>& backend_;
+  KeyedStateBackend<K>& backend_;
   const N* const& ns_;
 };
 

@@ -14,8 +14,8 @@
 
 #include <string>
 
+#include "tidemark/functions/keyed_state_backend.h"
 #include "tidemark/state/aggregating_state.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
 #include "tidemark/state/list_state.h"
 #include "tidemark/state/map_state.h"
 #include "tidemark/state/reducing_state.h"
@@ -50,7 +50,7 @@ class RuntimeContext {
 template <class K>
 class KeyedRuntimeContext : public RuntimeContext {
  public:
-  KeyedRuntimeContext(RuntimeContext base, internal::HeapKeyedStateBackend<K>& backend)
+  KeyedRuntimeContext(RuntimeContext base, KeyedStateBackend<K>& backend)
       : RuntimeContext(std::move(base)), backend_(backend) {}
 
   template <class V>
@@ -75,7 +75,7 @@ class KeyedRuntimeContext : public RuntimeContext {
   }
 
  private:
-  internal::HeapKeyedStateBackend<K>& backend_;
+  KeyedStateBackend<K>& backend_;
 };
 
 }  // namespace tidemark

@@ -19,7 +19,7 @@
 
 #include "tidemark/core/time.h"
 #include "tidemark/internal/state/erased_key.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/functions/keyed_state_backend.h"
 
 namespace tidemark {
 
@@ -64,7 +64,7 @@ class TriggerContext {
 
  protected:
   /// Keyed by the operator's current key, with windows as namespaces.
-  virtual internal::HeapKeyedStateBackend<internal::ErasedKey>& stateBackend() = 0;
+  virtual KeyedStateBackend<internal::ErasedKey>& stateBackend() = 0;
 
  private:
   template <class S>

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "tidemark/internal/state/erased_key.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 
 namespace tidemark::internal {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "internal/state/state_test_support.h"
 #include "tidemark/functions/aggregate_function.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 
 namespace tidemark::internal {
 namespace {

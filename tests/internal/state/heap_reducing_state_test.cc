@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "internal/state/state_test_support.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 
 namespace tidemark::internal {
 namespace {

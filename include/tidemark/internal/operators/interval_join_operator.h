@@ -61,7 +61,7 @@
 #include "tidemark/internal/operators/side_outputs_through.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 #include "tidemark/state/state_descriptor.h"
 
 namespace tidemark::internal {

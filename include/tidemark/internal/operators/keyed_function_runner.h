@@ -18,7 +18,7 @@
 #include "tidemark/internal/operators/process_context_impl.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 
 namespace tidemark::internal {
 

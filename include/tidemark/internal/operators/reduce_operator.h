@@ -7,7 +7,7 @@
 
 #include "tidemark/core/void_namespace.h"
 #include "tidemark/internal/operators/stream_operator.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 #include "tidemark/state/state_descriptor.h"
 
 namespace tidemark::internal {

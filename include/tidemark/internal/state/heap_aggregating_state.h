@@ -19,16 +19,20 @@
 
 #include "tidemark/state/aggregating_state.h"
 #include "tidemark/internal/state/state_table.h"
+#include "tidemark/state/namespaced_state.h"
 #include "tidemark/state/state_descriptor.h"
 
 namespace tidemark::internal {
 
 template <class K, class N, class IN, class ACC, class OUT>
-class HeapAggregatingState final : public AggregatingState<IN, OUT>, public HeapStateBase<K, N, ACC> {
+class HeapAggregatingState final
+    : public HeapStateBase<K, N, ACC, MergingNamespacedState<N, AggregatingState<IN, OUT>>> {
+  using Base = HeapStateBase<K, N, ACC, MergingNamespacedState<N, AggregatingState<IN, OUT>>>;
+
  public:
   HeapAggregatingState(const AggregatingStateDescriptor<IN, ACC, OUT>& descriptor,
                        const CurrentKeyContext<K>& context, int num_key_groups)
-      : HeapStateBase<K, N, ACC>(descriptor.getName(), context, num_key_groups),
+      : Base(descriptor, context, num_key_groups),
         aggregation_(descriptor.getAggregation()) {}
 
   std::optional<OUT> get() const override {
@@ -58,7 +62,7 @@ class HeapAggregatingState final : public AggregatingState<IN, OUT>, public Heap
   /// For the current key: merge each source's accumulator, in order, into
   /// target's (a first source becomes target's when target has none), and
   /// remove the sources. A source equal to target is skipped.
-  void mergeNamespaces(const N& target, const std::vector<N>& sources) {
+  void mergeNamespaces(const N& target, const std::vector<N>& sources) override {
     this->table_.mergeInto(target, sources, [&](ACC& merged, ACC&& source) {
       merged = aggregation_.merge(std::move(merged), std::move(source));
     });

@@ -16,15 +16,18 @@
 
 #include "tidemark/internal/state/state_table.h"
 #include "tidemark/state/list_state.h"
+#include "tidemark/state/namespaced_state.h"
 #include "tidemark/state/state_descriptor.h"
 
 namespace tidemark::internal {
 
 template <class K, class N, class V>
-class HeapListState final : public ListState<V>, public HeapStateBase<K, N, std::vector<V>> {
+class HeapListState final : public HeapStateBase<K, N, std::vector<V>, MergingNamespacedState<N, ListState<V>>> {
+  using Base = HeapStateBase<K, N, std::vector<V>, MergingNamespacedState<N, ListState<V>>>;
+
  public:
   HeapListState(const ListStateDescriptor<V>& descriptor, const CurrentKeyContext<K>& context, int num_key_groups)
-      : HeapStateBase<K, N, std::vector<V>>(descriptor.getName(), context, num_key_groups) {}
+      : Base(descriptor, context, num_key_groups) {}
 
   std::vector<V> get() const override {
     if (const std::vector<V>* stored = this->table_.find(this->table_.currentNamespace())) {
@@ -86,7 +89,7 @@ class HeapListState final : public ListState<V>, public HeapStateBase<K, N, std:
 
   /// For the current key: append the lists of `sources`, in order, to the list
   /// of `target` and remove the sources. A source equal to target is skipped.
-  void mergeNamespaces(const N& target, const std::vector<N>& sources) {
+  void mergeNamespaces(const N& target, const std::vector<N>& sources) override {
     this->table_.mergeInto(target, sources, [](std::vector<V>& merged, std::vector<V>&& source) {
       merged.insert(merged.end(), std::make_move_iterator(source.begin()), std::make_move_iterator(source.end()));
     });

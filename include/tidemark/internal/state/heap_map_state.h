@@ -25,6 +25,7 @@
 
 #include "tidemark/internal/state/state_table.h"
 #include "tidemark/state/map_state.h"
+#include "tidemark/state/namespaced_state.h"
 #include "tidemark/state/state_descriptor.h"
 
 namespace tidemark::internal {
@@ -40,15 +41,17 @@ class MapStateNodePool {
 };
 
 template <class K, class N, class UK, class UV>
-class HeapMapState final : public MapState<UK, UV>,
-                           private MapStateNodePool,
-                           public HeapStateBase<K, N, std::pmr::map<UK, UV>> {
+class HeapMapState final
+    : private MapStateNodePool,
+      public HeapStateBase<K, N, std::pmr::map<UK, UV>, NamespacedState<N, MapState<UK, UV>>> {
+  using Base = HeapStateBase<K, N, std::pmr::map<UK, UV>, NamespacedState<N, MapState<UK, UV>>>;
+
  public:
   using UserMap = std::pmr::map<UK, UV>;
 
   HeapMapState(const MapStateDescriptor<UK, UV>& descriptor, const CurrentKeyContext<K>& context,
                int num_key_groups)
-      : HeapStateBase<K, N, UserMap>(descriptor.getName(), context, num_key_groups) {}
+      : Base(descriptor, context, num_key_groups) {}
 
   std::optional<UV> get(const UK& key) const override {
     if (const UserMap* map = stored()) {

@@ -16,16 +16,19 @@
 
 #include "tidemark/internal/state/state_table.h"
 #include "tidemark/state/reducing_state.h"
+#include "tidemark/state/namespaced_state.h"
 #include "tidemark/state/state_descriptor.h"
 
 namespace tidemark::internal {
 
 template <class K, class N, class V>
-class HeapReducingState final : public ReducingState<V>, public HeapStateBase<K, N, V> {
+class HeapReducingState final : public HeapStateBase<K, N, V, MergingNamespacedState<N, ReducingState<V>>> {
+  using Base = HeapStateBase<K, N, V, MergingNamespacedState<N, ReducingState<V>>>;
+
  public:
   HeapReducingState(const ReducingStateDescriptor<V>& descriptor, const CurrentKeyContext<K>& context,
                     int num_key_groups)
-      : HeapStateBase<K, N, V>(descriptor.getName(), context, num_key_groups),
+      : Base(descriptor, context, num_key_groups),
         reduce_function_(descriptor.getReduceFunction()) {}
 
   std::optional<V> get() const override {
@@ -57,7 +60,7 @@ class HeapReducingState final : public ReducingState<V>, public HeapStateBase<K,
 
   /// For the current key: fold target's value, then each source's value in
   /// order, into target, and remove the sources. A source equal to target is skipped.
-  void mergeNamespaces(const N& target, const std::vector<N>& sources) {
+  void mergeNamespaces(const N& target, const std::vector<N>& sources) override {
     this->table_.mergeInto(target, sources, [&](V& merged, V&& source) { merged = reduce_function_(merged, source); });
   }
 

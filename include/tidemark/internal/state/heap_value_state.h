@@ -15,17 +15,20 @@
 #include <utility>
 
 #include "tidemark/internal/state/state_table.h"
+#include "tidemark/state/namespaced_state.h"
 #include "tidemark/state/state_descriptor.h"
 #include "tidemark/state/value_state.h"
 
 namespace tidemark::internal {
 
 template <class K, class N, class V>
-class HeapValueState final : public ValueState<V>, public HeapStateBase<K, N, V> {
+class HeapValueState final : public HeapStateBase<K, N, V, NamespacedState<N, ValueState<V>>> {
+  using Base = HeapStateBase<K, N, V, NamespacedState<N, ValueState<V>>>;
+
  public:
   HeapValueState(const ValueStateDescriptor<V>& descriptor, const CurrentKeyContext<K>& context,
                  int num_key_groups)
-      : HeapStateBase<K, N, V>(descriptor.getName(), context, num_key_groups),
+      : Base(descriptor, context, num_key_groups),
         default_value_(descriptor.getDefaultValue()) {}
 
   std::optional<V> value() const override {

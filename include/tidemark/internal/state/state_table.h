@@ -36,6 +36,8 @@
 #include "absl/hash/hash.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/void_namespace.h"
+#include "tidemark/internal/state/state_object.h"
+#include "tidemark/state/state_descriptor.h"
 
 namespace tidemark::internal {
 
@@ -278,23 +280,25 @@ class StateTable {
   std::vector<Map> maps_;
 };
 
-/// What every heap state has besides its public interface: the namespace it
-/// currently reads and writes, and read-only access to its table for metrics
-/// and (later) snapshots.
-template <class K, class N, class S>
-class HeapStateBase {
+/// What every heap state has besides its own operations: the state interface
+/// `Interface` (a NamespacedState of ValueState<V>, ListState<V>, ...), the
+/// namespace it currently reads and writes, and read-only access to its table
+/// for metrics and snapshots.
+template <class K, class N, class S, class Interface>
+class HeapStateBase : public Interface, public StateObject {
  public:
-  HeapStateBase(std::string name, const CurrentKeyContext<K>& context, int num_key_groups)
-      : table_(std::move(name), context, num_key_groups) {}
+  HeapStateBase(const StateDescriptor& descriptor, const CurrentKeyContext<K>& context, int num_key_groups)
+      : table_(descriptor.getName(), context, num_key_groups), kind_(descriptor.getKind()) {}
 
   const std::string& getName() const { return table_.name(); }
 
   /// Window operators point the state at a window before each access.
-  void setCurrentNamespace(const N& ns) { table_.setCurrentNamespace(ns); }
+  void setCurrentNamespace(const N& ns) final { table_.setCurrentNamespace(ns); }
   const N& getCurrentNamespace() const { return table_.currentNamespace(); }
 
-  std::size_t numEntries() const { return table_.size(); }
-  std::size_t numKeys() const { return table_.numKeys(); }
+  StateKind kind() const final { return kind_; }
+  std::size_t numEntries() const final { return table_.size(); }
+  std::size_t numKeys() const final { return table_.numKeys(); }
 
   /// f(const K& key, const N& ns, const S& stored) for every entry.
   template <class F>
@@ -304,6 +308,9 @@ class HeapStateBase {
 
  protected:
   StateTable<K, N, S> table_;
+
+ private:
+  StateKind kind_;
 };
 
 }  // namespace tidemark::internal

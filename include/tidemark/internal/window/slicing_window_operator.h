@@ -62,7 +62,7 @@
 #include "tidemark/internal/operators/keyed_operator_stats.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 #include "tidemark/internal/state/state_table.h"
 #include "tidemark/windowing/time_window.h"
 #include "tidemark/windowing/window_assigner.h"

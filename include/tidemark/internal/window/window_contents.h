@@ -23,7 +23,7 @@
 
 #include "tidemark/core/stream_record.h"
 #include "tidemark/functions/aggregate_function.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 #include "tidemark/windowing/evictor.h"
 
 namespace tidemark::internal {

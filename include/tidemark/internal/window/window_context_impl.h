@@ -10,7 +10,7 @@
 #include "tidemark/functions/window_context.h"
 #include "tidemark/internal/operators/side_outputs_through.h"
 #include "tidemark/internal/operators/stream_operator.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 
 namespace tidemark::internal {
 

@@ -42,7 +42,7 @@
 #include "tidemark/internal/operators/timestamped_collector.h"
 #include "tidemark/internal/window/merging_window_set.h"
 #include "tidemark/internal/window/window_trigger_context.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 #include "tidemark/windowing/evictor.h"
 #include "tidemark/windowing/trigger.h"
 #include "tidemark/windowing/window_assigner.h"

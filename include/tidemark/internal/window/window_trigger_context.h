@@ -7,7 +7,7 @@
 
 #include "tidemark/internal/operators/internal_timer_service.h"
 #include "tidemark/internal/state/erased_key.h"
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 #include "tidemark/windowing/trigger.h"
 
 namespace tidemark::internal {
@@ -45,7 +45,7 @@ class WindowTriggerContext final : public OnMergeContext<W> {
   std::size_t numStateEntries() const { return state_.numStateEntries(); }
 
  protected:
-  HeapKeyedStateBackend<ErasedKey>& stateBackend() override {
+  KeyedStateBackend<ErasedKey>& stateBackend() override {
     if (key_stale_) {
       state_.setCurrentKey(ErasedKey::borrow(keys_.getCurrentKey()), keys_.getCurrentKeyGroup());
       key_stale_ = false;

@@ -1,7 +1,10 @@
 // Keyed state of one operator subtask, kept in memory: the current key, and
-// every state the operator registered, stored per key group.
+// every state the operator registered, stored per key group. It implements
+// KeyedStateBackend<K> for the contexts users see; the operators, which own
+// it, also use its typed states directly (peek, findOrCreate) on the
+// per-record path.
 //
-// Contract:
+// Contract (besides KeyedStateBackend's):
 // - The backend owns the key groups in `range` out of `max_parallelism`.
 //   setCurrentKey() with a key whose group is outside the range throws
 //   std::logic_error naming the group and the range: the record reached the
@@ -41,23 +44,16 @@
 #include "absl/strings/string_view.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/void_namespace.h"
-#include "tidemark/state/aggregating_state.h"
-#include "tidemark/internal/state/heap_aggregating_state.h"
-#include "tidemark/internal/state/heap_list_state.h"
-#include "tidemark/internal/state/heap_map_state.h"
-#include "tidemark/internal/state/heap_reducing_state.h"
-#include "tidemark/internal/state/heap_value_state.h"
+#include "tidemark/functions/keyed_state_backend.h"
+#include "tidemark/internal/state/state_object.h"
+#include "tidemark/internal/state/state_request.h"
 #include "tidemark/internal/state/state_table.h"
-#include "tidemark/state/list_state.h"
-#include "tidemark/state/map_state.h"
-#include "tidemark/state/reducing_state.h"
 #include "tidemark/state/state_descriptor.h"
-#include "tidemark/state/value_state.h"
 
 namespace tidemark::internal {
 
 template <class K>
-class HeapKeyedStateBackend {
+class HeapKeyedStateBackend final : public KeyedStateBackend<K> {
  public:
   /// Throws std::invalid_argument unless 1 <= max_parallelism <= kUpperBoundMaxParallelism
   /// and a non-empty `range` lies within [0, max_parallelism).
@@ -73,12 +69,8 @@ class HeapKeyedStateBackend {
     }
   }
 
-  // States point at current_key_; moving the backend would leave them dangling.
-  HeapKeyedStateBackend(const HeapKeyedStateBackend&) = delete;
-  HeapKeyedStateBackend& operator=(const HeapKeyedStateBackend&) = delete;
-
-  KeyGroupRange getKeyGroupRange() const { return range_; }
-  int getMaxParallelism() const { return key_groups_.maxParallelism(); }
+  KeyGroupRange getKeyGroupRange() const override { return range_; }
+  int getMaxParallelism() const override { return key_groups_.maxParallelism(); }
 
   /// Make `key` current, computing its key group.
   void setCurrentKey(const K& key)
@@ -89,7 +81,7 @@ class HeapKeyedStateBackend {
 
   /// Make `key` current when the caller already knows its group (from the
   /// partitioner); the group is checked against the range, not recomputed.
-  void setCurrentKey(const K& key, int key_group) {
+  void setCurrentKey(const K& key, int key_group) override {
     if (!range_.contains(key_group)) {
       throw std::logic_error(fmt::format(
           "key group {} is outside this state backend's key group range [{}, {}] (max parallelism {}): "
@@ -101,37 +93,24 @@ class HeapKeyedStateBackend {
   }
 
   /// Throws std::logic_error before the first setCurrentKey().
-  const K& getCurrentKey() const {
+  const K& getCurrentKey() const override {
     requireCurrentKey();
     return *current_key_.key;
   }
 
   /// Throws std::logic_error before the first setCurrentKey().
-  int getCurrentKeyGroup() const {
+  int getCurrentKeyGroup() const override {
     requireCurrentKey();
     return range_.start + current_key_.key_group_index;
   }
 
-  template <class V>
-  ValueState<V>& getState(const ValueStateDescriptor<V>& descriptor) {
-    return getPartitionedState<VoidNamespace>(descriptor);
-  }
-  template <class V>
-  ListState<V>& getListState(const ListStateDescriptor<V>& descriptor) {
-    return getPartitionedState<VoidNamespace>(descriptor);
-  }
-  template <class UK, class UV>
-  MapState<UK, UV>& getMapState(const MapStateDescriptor<UK, UV>& descriptor) {
-    return getPartitionedState<VoidNamespace>(descriptor);
-  }
-  template <class V>
-  ReducingState<V>& getReducingState(const ReducingStateDescriptor<V>& descriptor) {
-    return getPartitionedState<VoidNamespace>(descriptor);
-  }
-  template <class IN, class ACC, class OUT>
-  AggregatingState<IN, OUT>& getAggregatingState(const AggregatingStateDescriptor<IN, ACC, OUT>& descriptor) {
-    return getPartitionedState<VoidNamespace>(descriptor);
-  }
+  // getState() and its siblings come from KeyedStateBackend. The operators ask
+  // for the heap's own state types, below, for their per-record paths.
+  using KeyedStateBackend<K>::getState;
+  using KeyedStateBackend<K>::getListState;
+  using KeyedStateBackend<K>::getMapState;
+  using KeyedStateBackend<K>::getReducingState;
+  using KeyedStateBackend<K>::getAggregatingState;
 
   template <class N, class V>
   InternalValueState<K, N, V>& getPartitionedState(const ValueStateDescriptor<V>& descriptor) {
@@ -178,56 +157,27 @@ class HeapKeyedStateBackend {
     return it == states_.end() ? 0 : it->second->numKeys();
   }
 
+ protected:
+  StateObject& getOrCreateState(const StateRequest<K>& request) override {
+    const std::string& name = request.descriptor().getName();
+    if (auto it = states_.find(name); it != states_.end()) return *it->second;
+    return *states_.emplace(name, request.createOnHeap(current_key_, range_.size())).first->second;
+  }
+
  private:
-  // Type-erased registry entry; the concrete state type (kind, key, namespace
-  // and value types together) is recovered with dynamic_cast, which is what
-  // detects a name reused with another kind or type.
-  class RegisteredState {
-   public:
-    explicit RegisteredState(StateKind kind) : kind_(kind) {}
-    virtual ~RegisteredState() = default;
-    RegisteredState(const RegisteredState&) = delete;
-    RegisteredState& operator=(const RegisteredState&) = delete;
-
-    StateKind kind() const { return kind_; }
-    virtual std::size_t numEntries() const = 0;
-    virtual std::size_t numKeys() const = 0;
-
-   private:
-    StateKind kind_;
-  };
-
-  template <class StateT>
-  class Registered final : public RegisteredState {
-   public:
-    template <class Descriptor>
-    Registered(const Descriptor& descriptor, const CurrentKeyContext<K>& context, int num_key_groups)
-        : RegisteredState(descriptor.getKind()), state(descriptor, context, num_key_groups) {}
-
-    std::size_t numEntries() const override { return state.numEntries(); }
-    std::size_t numKeys() const override { return state.numKeys(); }
-
-    StateT state;
-  };
-
+  // The concrete state type (kind, key, namespace and value types together)
+  // is recovered with dynamic_cast, which is what detects a name reused with
+  // another kind or type.
   template <class StateT, class Descriptor>
   StateT& getOrCreate(const Descriptor& descriptor) {
     const std::string& name = descriptor.getName();
     if (auto it = states_.find(name); it != states_.end()) {
-      if (auto* registered = dynamic_cast<Registered<StateT>*>(it->second.get())) {
-        return registered->state;
-      }
-      const StateKind existing = it->second->kind();
-      if (existing != descriptor.getKind()) {
-        throw std::logic_error(fmt::format("state '{}' is a {} and cannot also be used as a {}", name,
-                                           stateKindName(existing), stateKindName(descriptor.getKind())));
-      }
-      throw std::logic_error(fmt::format("state '{}' is a {} of different value or namespace types than requested",
-                                         name, stateKindName(existing)));
+      if (auto* state = dynamic_cast<StateT*>(it->second.get())) return *state;
+      throwStateMismatch(name, it->second->kind(), descriptor.getKind());
     }
-    auto registered = std::make_unique<Registered<StateT>>(descriptor, current_key_, range_.size());
-    StateT& state = registered->state;
-    states_.emplace(name, std::move(registered));
+    auto created = std::make_unique<StateT>(descriptor, current_key_, range_.size());
+    StateT& state = *created;
+    states_.emplace(name, std::move(created));
     return state;
   }
 
@@ -240,7 +190,7 @@ class HeapKeyedStateBackend {
   KeyGroupRange range_;
   KeyGroupAssigner key_groups_;
   CurrentKeyContext<K> current_key_;
-  absl::flat_hash_map<std::string, std::unique_ptr<RegisteredState>> states_;
+  absl::flat_hash_map<std::string, std::unique_ptr<StateObject>> states_;
 };
 
 }  // namespace tidemark::internal

@@ -1,4 +1,4 @@
-#include "tidemark/internal/state/heap_keyed_state_backend.h"
+#include "tidemark/internal/backends/heap_keyed_state_backend.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
