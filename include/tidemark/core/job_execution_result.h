@@ -82,4 +82,11 @@ class InvalidProgramException : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// Restored state does not fit the job: another kind or type of a state, or
+/// another max parallelism. The message names the state and both sides.
+class StateMigrationException : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace tidemark

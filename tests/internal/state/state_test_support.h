@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "tidemark/core/key_group.h"
@@ -18,6 +19,7 @@ struct TestWindow {
   long start = 0;
   long end = 0;
 
+  auto fields() { return std::tie(start, end); }
   friend bool operator==(const TestWindow&, const TestWindow&) = default;
   template <class H>
   friend H AbslHashValue(H h, const TestWindow& w) {

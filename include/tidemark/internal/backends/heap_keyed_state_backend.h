@@ -19,6 +19,12 @@
 // - getState() and friends are getPartitionedState<VoidNamespace>() seen
 //   through the public interface; window operators use getPartitionedState<W>()
 //   and point the state at a window with setCurrentNamespace().
+// - snapshot() writes every state, cut by key group (keyed_state_snapshot.h).
+//   restore(snapshots), before any state is asked for, takes the key groups
+//   of this backend's range from each snapshot; a state's entries come back
+//   when the operator asks for it by name, and are checked against its kind
+//   and types then. Restored states nobody asked for yet are kept, and go
+//   into the next snapshot as they came.
 // - Not thread-safe by design: one task thread owns a backend and all its
 //   states, so there are no locks on the per-record path.
 //
@@ -31,7 +37,9 @@
 //   count.value();                      // 0, the default: bob has no entry
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <span>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -44,10 +52,13 @@
 #include "absl/strings/string_view.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/void_namespace.h"
+#include "tidemark/core/job_execution_result.h"
 #include "tidemark/functions/keyed_state_backend.h"
+#include "tidemark/internal/backends/keyed_state_snapshot.h"
 #include "tidemark/internal/state/state_object.h"
 #include "tidemark/internal/state/state_request.h"
 #include "tidemark/internal/state/state_table.h"
+#include "tidemark/serialization/serialization_error.h"
 #include "tidemark/state/state_descriptor.h"
 
 namespace tidemark::internal {
@@ -157,11 +168,48 @@ class HeapKeyedStateBackend final : public KeyedStateBackend<K> {
     return it == states_.end() ? 0 : it->second->numKeys();
   }
 
+  /// Every state's entries, by key group. Throws InvalidProgramException
+  /// naming a state whose key, namespace or value type has no serializer.
+  KeyedStateSnapshot snapshot() const {
+    KeyedStateSnapshot snapshot{getMaxParallelism(), {}};
+    for (const auto& [name, state] : states_) {
+      snapshot.states.push_back(snapshotOf(*state));
+    }
+    for (const auto& [name, restored] : restored_) {
+      snapshot.states.push_back(restored);
+    }
+    // By name, so that the same state makes the same bytes in every process.
+    std::sort(snapshot.states.begin(), snapshot.states.end(),
+              [](const StateSnapshot& a, const StateSnapshot& b) { return a.name < b.name; });
+    return snapshot;
+  }
+
+  /// Take this backend's key groups from `snapshots` (of any parallelism).
+  /// Throws StateMigrationException for another max parallelism or two
+  /// snapshots that disagree on a state, and std::logic_error once a state
+  /// was asked for.
+  void restore(std::span<const KeyedStateSnapshot> snapshots) {
+    if (!states_.empty()) {
+      throw std::logic_error("keyed state can only be restored before any state is used");
+    }
+    for (const KeyedStateSnapshot& snapshot : snapshots) {
+      if (snapshot.max_parallelism != getMaxParallelism()) {
+        throw StateMigrationException(fmt::format(
+            "the keyed state snapshot has max parallelism {} and this job {}: key groups cannot be "
+            "redistributed across a change of max parallelism",
+            snapshot.max_parallelism, getMaxParallelism()));
+      }
+      for (const StateSnapshot& state : snapshot.states) {
+        takeOwnKeyGroups(state);
+      }
+    }
+  }
+
  protected:
   StateObject& getOrCreateState(const StateRequest<K>& request) override {
     const std::string& name = request.descriptor().getName();
     if (auto it = states_.find(name); it != states_.end()) return *it->second;
-    return *states_.emplace(name, request.createOnHeap(current_key_, range_.size())).first->second;
+    return registerState(request.createOnHeap(current_key_, range_.size()));
   }
 
  private:
@@ -175,10 +223,68 @@ class HeapKeyedStateBackend final : public KeyedStateBackend<K> {
       if (auto* state = dynamic_cast<StateT*>(it->second.get())) return *state;
       throwStateMismatch(name, it->second->kind(), descriptor.getKind());
     }
-    auto created = std::make_unique<StateT>(descriptor, current_key_, range_.size());
-    StateT& state = *created;
-    states_.emplace(name, std::move(created));
+    return static_cast<StateT&>(registerState(std::make_unique<StateT>(descriptor, current_key_, range_.size())));
+  }
+
+  /// Own a new state, filled with what a restore kept for its name.
+  StateObject& registerState(std::unique_ptr<StateObject> created) {
+    StateObject& state = *created;
+    if (auto it = restored_.find(state.name()); it != restored_.end()) {
+      fill(state, it->second);
+      restored_.erase(it);
+    }
+    states_.emplace(state.name(), std::move(created));
     return state;
+  }
+
+  StateSnapshot snapshotOf(const StateObject& state) const {
+    StateSnapshot snapshot{state.name(), state.kind(), state.types(), {}};
+    for (int index = 0; index < range_.size(); ++index) {
+      DataOutput out;
+      state.writeKeyGroup(index, out);
+      std::string bytes = out.takeBytes();
+      if (bytes != std::string_view("\0", 1)) {  // a group without entries is a zero count
+        snapshot.key_groups.emplace(range_.start + index, std::move(bytes));
+      }
+    }
+    return snapshot;
+  }
+
+  void takeOwnKeyGroups(const StateSnapshot& state) {
+    auto [it, first] = restored_.try_emplace(state.name, StateSnapshot{state.name, state.kind, state.types, {}});
+    if (!first && (it->second.kind != state.kind || it->second.types != state.types)) {
+      throw StateMigrationException(fmt::format("the snapshots to restore disagree on state '{}': {} and {}",
+                                                state.name, describeState(it->second.kind, it->second.types),
+                                                describeState(state.kind, state.types)));
+    }
+    for (const auto& [group, bytes] : state.key_groups) {
+      if (range_.contains(group)) it->second.key_groups.insert_or_assign(group, bytes);
+    }
+  }
+
+  void fill(StateObject& state, const StateSnapshot& restored) const {
+    if (restored.kind != state.kind() || restored.types != state.types()) {
+      throw StateMigrationException(fmt::format("state '{}' was snapshotted as {} and is now asked for as {}",
+                                                state.name(), describeState(restored.kind, restored.types),
+                                                describeState(state.kind(), state.types())));
+    }
+    for (const auto& [group, bytes] : restored.key_groups) {
+      try {
+        DataInput in(bytes);
+        state.readKeyGroup(group - range_.start, in);
+        in.expectEnd("the end of the entries");
+      } catch (const SerializationError& e) {
+        throw SerializationError(fmt::format("key group {} of state '{}': {}", group, state.name(), e.what()));
+      }
+    }
+  }
+
+  static std::string describeState(StateKind kind, const StateTypes& types) {
+    return fmt::format("a {} of {} (key {}, namespace {})", stateKindName(kind), orUnserializable(types.value),
+                       orUnserializable(types.key), orUnserializable(types.ns));
+  }
+  static std::string_view orUnserializable(const std::string& signature) {
+    return signature.empty() ? std::string_view("a type without serializer") : std::string_view(signature);
   }
 
   void requireCurrentKey() const {
@@ -191,6 +297,8 @@ class HeapKeyedStateBackend final : public KeyedStateBackend<K> {
   KeyGroupAssigner key_groups_;
   CurrentKeyContext<K> current_key_;
   absl::flat_hash_map<std::string, std::unique_ptr<StateObject>> states_;
+  // Restored states not asked for yet, by name: only this backend's key groups.
+  absl::flat_hash_map<std::string, StateSnapshot> restored_;
 };
 
 }  // namespace tidemark::internal

@@ -135,6 +135,22 @@ class HeapMapState final
 
   void clear() override { this->table_.erase(this->table_.currentNamespace()); }
 
+ protected:
+  // The map is rebuilt on this state's node pool, as the maps it makes itself are.
+  UserMap readStoredValue(DataInput& in) override {
+    if constexpr (Serializable<UK> && Serializable<UV>) {
+      UserMap map(nodes());
+      const std::size_t count = in.readCount("the entries of a map in state '" + this->getName() + "'", 2);
+      for (std::size_t i = 0; i < count; ++i) {
+        UK key = TypeSerializer<UK>::deserialize(in);
+        map.insert_or_assign(std::move(key), TypeSerializer<UV>::deserialize(in));
+      }
+      return map;
+    } else {
+      return Base::readStoredValue(in);
+    }
+  }
+
  private:
   UserMap& currentOrNewMap() {
     return this->table_.findOrCreate(this->table_.currentNamespace(), [this] { return UserMap(nodes()); });

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <concepts>
+#include <typeinfo>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -31,12 +32,17 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
 #include "tidemark/core/key_group.h"
+#include "tidemark/core/describe.h"
+#include "tidemark/core/job_execution_result.h"
 #include "tidemark/core/void_namespace.h"
 #include "tidemark/internal/state/state_object.h"
+#include "tidemark/serialization/type_serializer.h"
 #include "tidemark/state/state_descriptor.h"
 
 namespace tidemark::internal {
@@ -253,6 +259,16 @@ class StateTable {
     }
   }
 
+  /// The entries of the index-th key group of the backend's range, for snapshots.
+  const Map& keyGroup(int index) const { return maps_[static_cast<std::size_t>(index)]; }
+
+  /// Store an entry read from a snapshot in the index-th key group, replacing
+  /// one with the same key and namespace.
+  void restoreEntry(int index, K key, N ns, S value) {
+    maps_[static_cast<std::size_t>(index)].insert_or_assign(StateKey<K, N>{std::move(key), std::move(ns)},
+                                                            std::move(value));
+  }
+
   /// Call f(key, namespace, value) for every entry; see the file comment for the order.
   template <class F>
   void forEachEntry(F&& f) const {
@@ -291,12 +307,14 @@ class HeapStateBase : public Interface, public StateObject {
       : table_(descriptor.getName(), context, num_key_groups), kind_(descriptor.getKind()) {}
 
   const std::string& getName() const { return table_.name(); }
+  const std::string& name() const final { return table_.name(); }
 
   /// Window operators point the state at a window before each access.
   void setCurrentNamespace(const N& ns) final { table_.setCurrentNamespace(ns); }
   const N& getCurrentNamespace() const { return table_.currentNamespace(); }
 
   StateKind kind() const final { return kind_; }
+  StateTypes types() const final { return {signatureOf<K>(), signatureOf<N>(), signatureOf<S>()}; }
   std::size_t numEntries() const final { return table_.size(); }
   std::size_t numKeys() const final { return table_.numKeys(); }
 
@@ -306,10 +324,71 @@ class HeapStateBase : public Interface, public StateObject {
     table_.forEachEntry(std::forward<F>(f));
   }
 
+ void writeKeyGroup(int index, DataOutput& out) const final {
+    if constexpr (kSerializable) {
+      const auto& entries = table_.keyGroup(index);
+      out.writeVarUint(entries.size());
+      for (const auto& [key, value] : entries) {
+        TypeSerializer<K>::serialize(key.key, out);
+        TypeSerializer<N>::serialize(key.ns, out);
+        TypeSerializer<S>::serialize(value, out);
+      }
+    } else {
+      throwUnserializable();
+    }
+  }
+
+  void readKeyGroup(int index, DataInput& in) final {
+    if constexpr (kSerializable) {
+      // Key, namespace and value are each at least one byte.
+      const std::size_t count = in.readCount("the entries of state '" + table_.name() + "'", 3);
+      for (std::size_t i = 0; i < count; ++i) {
+        K key = TypeSerializer<K>::deserialize(in);
+        N ns = TypeSerializer<N>::deserialize(in);
+        S value = readStoredValue(in);
+        table_.restoreEntry(index, std::move(key), std::move(ns), std::move(value));
+      }
+    } else {
+      throwUnserializable();
+    }
+  }
+
  protected:
+  static constexpr bool kSerializable = Serializable<K> && Serializable<N> && Serializable<S>;
+
+  /// A stored value read from a snapshot; a state whose values need more than
+  /// their serializer (an allocator) builds them itself.
+  virtual S readStoredValue(DataInput& in) {
+    if constexpr (Serializable<S>) {
+      return TypeSerializer<S>::deserialize(in);
+    } else {
+      throwUnserializable();
+    }
+  }
+
   StateTable<K, N, S> table_;
 
  private:
+  template <class T>
+  static std::string signatureOf() {
+    if constexpr (Serializable<T>) {
+      return TypeSerializer<T>::signature();
+    } else {
+      return {};
+    }
+  }
+
+  [[noreturn]] void throwUnserializable() const {
+    const char* part = !Serializable<K> ? "key" : !Serializable<N> ? "namespace" : "value";
+    const std::string type = demangle(!Serializable<K>   ? typeid(K).name()
+                                      : !Serializable<N> ? typeid(N).name()
+                                                         : typeid(S).name());
+    throw InvalidProgramException(fmt::format(
+        "state '{}' cannot be snapshotted: its {} type {} has no TypeSerializer (give it a member "
+        "`auto fields() {{ return std::tie(a, b); }}` or specialize tidemark::TypeSerializer)",
+        table_.name(), part, type));
+  }
+
   StateKind kind_;
 };
 

@@ -1,0 +1,67 @@
+// OperatorSnapshot: what one operator subtask needs to go on after a restore,
+// as it stood between two records: its keyed state and timers, cut by key
+// group, and its current event time.
+//
+// Contract:
+// - checkpoint_id says which checkpoint took it.
+// - keyed_state and timers are absent for an operator without keys. Restored
+//   at another parallelism, each subtask takes the key groups of its range
+//   from every snapshot of the old subtasks.
+// - current_watermark is the operator's event time when the snapshot was
+//   taken. A restored operator starts from it (the minimum over the
+//   snapshots it restores), so an element that was late before the failure
+//   is late after it too. Flink starts again from no watermark; this is
+//   deliberate (docs/fault-tolerance.md).
+// - The snapshot is Serializable; its bytes are what a checkpoint stores.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+#include <optional>
+#include <tuple>
+
+#include "tidemark/core/time.h"
+#include "tidemark/internal/backends/keyed_state_snapshot.h"
+#include "tidemark/internal/operators/timer_snapshot.h"
+#include "tidemark/serialization/type_serializer.h"
+
+namespace tidemark::internal {
+
+struct OperatorSnapshot {
+  std::int64_t checkpoint_id = 0;
+  std::optional<KeyedStateSnapshot> keyed_state;
+  std::optional<TimerSnapshot> timers;
+  Timestamp current_watermark = kMinWatermark;
+
+  auto fields() { return std::tie(checkpoint_id, keyed_state, timers, current_watermark); }
+};
+
+/// The keyed states of `snapshots`, for HeapKeyedStateBackend::restore().
+inline std::vector<KeyedStateSnapshot> keyedStatesOf(std::span<const OperatorSnapshot> snapshots) {
+  std::vector<KeyedStateSnapshot> states;
+  for (const OperatorSnapshot& snapshot : snapshots) {
+    if (snapshot.keyed_state) states.push_back(*snapshot.keyed_state);
+  }
+  return states;
+}
+
+/// The timers of `snapshots`, for restoreTimers().
+inline std::vector<TimerSnapshot> timersOf(std::span<const OperatorSnapshot> snapshots) {
+  std::vector<TimerSnapshot> timers;
+  for (const OperatorSnapshot& snapshot : snapshots) {
+    if (snapshot.timers) timers.push_back(*snapshot.timers);
+  }
+  return timers;
+}
+
+/// Where a restored operator's event time starts: the least of the snapshots'.
+inline Timestamp restoredWatermark(std::span<const OperatorSnapshot> snapshots) {
+  if (snapshots.empty()) return kMinWatermark;
+  Timestamp least = kMaxWatermark;
+  for (const OperatorSnapshot& snapshot : snapshots) least = std::min(least, snapshot.current_watermark);
+  return least;
+}
+
+}  // namespace tidemark::internal
