@@ -33,6 +33,12 @@
 //   when the operator can tell (keyed operators); they are 0 for a
 //   ProcessFunction, which cannot have timers; otherwise, and before open(),
 //   they throw std::logic_error.
+// - snapshot(checkpoint_id), while open, returns the operator's state as a
+//   checkpoint takes it. initializeState(states), before open(), restores a
+//   fresh harness from the states of one or more subtasks of any parallelism:
+//   the harness's subtask takes the key groups its options give it. An
+//   operator whose state is not in snapshots yet fails snapshot() with
+//   InvalidProgramException (docs/fault-tolerance.md).
 // - Not thread-safe, and not movable: the operator points into the harness.
 //
 // Example:
@@ -54,6 +60,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -72,11 +79,14 @@
 #include "tidemark/functions/process_function.h"
 #include "tidemark/internal/core/operator_failure.h"
 #include "tidemark/internal/operators/keyed_operator_stats.h"
+#include "tidemark/internal/operators/operator_snapshot.h"
 #include "tidemark/internal/operators/output.h"
 #include "tidemark/internal/operators/process_operator.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/time/manual_processing_time_service.h"
 #include "tidemark/internal/runtime/operator_time_service.h"
+#include "tidemark/serialization/type_serializer.h"
+#include "tidemark/testing/operator_subtask_state.h"
 #include "tidemark/testing/test_harness_output.h"
 
 namespace tidemark {
@@ -188,6 +198,26 @@ class OperatorTestHarnessBase {
   /// Pending processing-time timers.
   std::size_t numProcessingTimeTimers() const {
     return count(processing_time_timers_, "numProcessingTimeTimers()");
+  }
+
+  /// The operator's state now, as checkpoint `checkpoint_id` takes it
+  /// between two records.
+  OperatorSubtaskState snapshot(std::int64_t checkpoint_id) {
+    requireOpen("snapshot()");
+    OperatorSnapshot taken;
+    guarded([&] { taken = operator_->snapshotState(checkpoint_id); }, [] { return std::string("a snapshot"); });
+    return OperatorSubtaskState(serializeToBytes(taken));
+  }
+
+  /// Before open(): restore from the states of the old subtasks (see the contract).
+  void initializeState(const OperatorSubtaskState& state) { initializeState(std::vector<OperatorSubtaskState>{state}); }
+  void initializeState(const std::vector<OperatorSubtaskState>& states) {
+    if (state_ != State::CREATED) throw std::logic_error("initializeState() must come before open()");
+    std::vector<OperatorSnapshot> snapshots;
+    for (const OperatorSubtaskState& state : states) {
+      snapshots.push_back(deserializeFromBytes<OperatorSnapshot>(state.bytes()));
+    }
+    operator_->initializeState(std::move(snapshots));
   }
 
   /// The OperatorContext the operator was set up with.

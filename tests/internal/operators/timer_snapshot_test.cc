@@ -28,7 +28,9 @@ constexpr KeyGroupRange kAllGroups{0, kMaxParallelism - 1};
 
 class Recorder final : public TimerTarget<std::string, VoidNamespace> {
  public:
-  void onEventTime(const Entry& timer) override { fired.push_back("E " + timer.key + "@" + std::to_string(timer.timestamp)); }
+  void onEventTime(const Entry& timer) override {
+    fired.push_back("E " + timer.key + "@" + std::to_string(timer.timestamp));
+  }
   void onProcessingTime(const Entry& timer) override {
     fired.push_back("P " + timer.key + "@" + std::to_string(timer.timestamp));
   }

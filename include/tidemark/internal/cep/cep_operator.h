@@ -118,6 +118,10 @@ class CepOperator final : public OneInputOperator<IN, OUT>,
                           public TimerTarget<K, VoidNamespace>,
                           public KeyedOperatorStats {
  public:
+  OperatorSnapshot snapshotState(std::int64_t) const override {
+    return this->refuseSnapshot("partial matches and event buffers");
+  }
+
   using Function = PatternProcessFunction<IN, OUT>;
 
   CepOperator(std::shared_ptr<const CompiledPattern<IN>> pattern, bool processing_time,

@@ -76,6 +76,9 @@ class InternalTimerService {
   Timestamp currentWatermark() const { return current_watermark_; }
   Timestamp currentProcessingTime() const { return time_service_.currentProcessingTime(); }
 
+  /// A restore: event time starts at `w`; nothing fires.
+  void restoreWatermark(Timestamp w) { current_watermark_ = w; }
+
   /// Set the watermark to `w`, then fire every event-time timer at or before it.
   void advanceWatermark(Timestamp w) {
     current_watermark_ = w;

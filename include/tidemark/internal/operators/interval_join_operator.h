@@ -113,6 +113,10 @@ template <class K, class IN1, class IN2, class OUT, class KeySelector1, class Ke
 class IntervalJoinOperator final : public TwoInputOperator<IN1, IN2, OUT>,
                                    public TimerTarget<K, IntervalJoinCleanup> {
  public:
+  OperatorSnapshot snapshotState(std::int64_t) const override {
+    return this->refuseSnapshot("buffered elements and cleanup timers");
+  }
+
   using Function = ProcessJoinFunction<IN1, IN2, OUT>;
 
   /// Throws std::invalid_argument when lower_bound > upper_bound (checked on

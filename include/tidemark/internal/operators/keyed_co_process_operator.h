@@ -49,6 +49,10 @@ class KeyedCoProcessOperator final : public TwoInputOperator<IN1, IN2, OUT> {
   }
 
   /// Timers and state pending (for tests and metrics).
+  OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const override {
+    return runner_->snapshot(checkpoint_id);
+  }
+
   std::size_t numEventTimeTimers() const { return runner_->numEventTimeTimers(); }
   std::size_t numProcessingTimeTimers() const { return runner_->numProcessingTimeTimers(); }
   std::size_t numStateEntries() const { return runner_->numStateEntries(); }

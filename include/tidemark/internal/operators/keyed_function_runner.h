@@ -15,8 +15,10 @@
 #include "tidemark/functions/keyed_context.h"
 #include "tidemark/functions/runtime_context.h"
 #include "tidemark/internal/operators/internal_timer_service.h"
+#include "tidemark/internal/operators/operator_snapshot.h"
 #include "tidemark/internal/operators/process_context_impl.h"
 #include "tidemark/internal/operators/stream_operator.h"
+#include "tidemark/internal/operators/timer_snapshot.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
 #include "tidemark/internal/backends/heap_keyed_state_backend.h"
 
@@ -47,7 +49,8 @@ class KeyedTimerService final : public TimerService {
 template <class K, class OUT, class Function>
 class KeyedFunctionRunner final : public TimerTarget<K, VoidNamespace> {
  public:
-  /// Build everything and open the function. Call from the operator's open().
+  /// Build everything, restore what the operator was initialized with, and
+  /// open the function. Call from the operator's open().
   KeyedFunctionRunner(OperatorBase& op, Output<OUT>& output, Function& function)
       : function_(function),
         backend_(op.context().key_group_range, op.context().max_parallelism),
@@ -57,6 +60,7 @@ class KeyedFunctionRunner final : public TimerTarget<K, VoidNamespace> {
         timer_context_(op, timer_service_, current_key_),
         runtime_context_(op.context().runtimeContext(), backend_),
         collector_(&output) {
+    if (op.isRestored()) restore(op.restoredSnapshots(), op.context().key_group_range);
     function_.setRuntimeContext(&runtime_context_);
     function_.open();
   }
@@ -78,6 +82,12 @@ class KeyedFunctionRunner final : public TimerTarget<K, VoidNamespace> {
   std::size_t numProcessingTimeTimers() const { return timers_.numProcessingTimeTimers(); }
   std::size_t numStateEntries() const { return backend_.numStateEntries(); }
 
+  /// Keyed state, timers and event time, for OperatorBase::snapshotState().
+  OperatorSnapshot snapshot(std::int64_t checkpoint_id) const {
+    return {checkpoint_id, backend_.snapshot(),
+            snapshotTimers(timers_, KeyGroupAssigner(backend_.getMaxParallelism())), timers_.currentWatermark()};
+  }
+
   void onEventTime(const TimerEntry<K, VoidNamespace>& timer) override {
     setCurrentKey(timer.key);
     timer_context_.setTimeDomain(TimeDomain::EVENT_TIME);
@@ -95,6 +105,13 @@ class KeyedFunctionRunner final : public TimerTarget<K, VoidNamespace> {
   }
 
  private:
+  // The states fill lazily as the function asks for them in open().
+  void restore(const std::vector<OperatorSnapshot>& snapshots, KeyGroupRange range) {
+    backend_.restore(keyedStatesOf(snapshots));
+    restoreTimers(timers_, timersOf(snapshots), range, KeyGroupAssigner(backend_.getMaxParallelism()));
+    timers_.restoreWatermark(restoredWatermark(snapshots));
+  }
+
   void setCurrentKey(const K& key) {
     backend_.setCurrentKey(key);
     current_key_ = &backend_.getCurrentKey();

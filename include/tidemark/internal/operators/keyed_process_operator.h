@@ -33,6 +33,10 @@ class KeyedProcessOperator final : public OneInputOperator<IN, OUT> {
     this->emitWatermarkToAll(watermark);
   }
 
+  OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const override {
+    return runner_->snapshot(checkpoint_id);
+  }
+
   /// Timers and state pending (for the test harness and metrics).
   std::size_t numEventTimeTimers() const { return runner_->numEventTimeTimers(); }
   std::size_t numProcessingTimeTimers() const { return runner_->numProcessingTimeTimers(); }

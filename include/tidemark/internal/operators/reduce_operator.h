@@ -21,6 +21,7 @@ class KeyedReduceOperator final : public OneInputOperator<T, T> {
   void open() override {
     const auto& c = this->context();
     backend_ = std::make_unique<HeapKeyedStateBackend<K>>(c.key_group_range, c.max_parallelism);
+    if (this->isRestored()) backend_->restore(keyedStatesOf(this->restoredSnapshots()));
     state_ = &backend_->template getPartitionedState<VoidNamespace>(ValueStateDescriptor<T>("_reduce_state"));
   }
 
@@ -34,6 +35,10 @@ class KeyedReduceOperator final : public OneInputOperator<T, T> {
     if (!first) accumulated = reducer_(std::as_const(accumulated), std::as_const(record.value));
     StreamRecord<T> out{accumulated, record.timestamp, record.has_timestamp};
     this->output().collect(out);
+  }
+
+  OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const override {
+    return {checkpoint_id, backend_->snapshot(), std::nullopt, kMinWatermark};
   }
 
   std::size_t numStateEntries() const { return backend_->numStateEntries(); }

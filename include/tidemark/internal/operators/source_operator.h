@@ -24,6 +24,10 @@ class SourceOperatorBase : public OperatorBase {
 template <class T>
 class SourceOperator final : public SourceOperatorBase {
  public:
+  OperatorSnapshot snapshotState(std::int64_t) const override {
+    return this->refuseSnapshot("source position");
+  }
+
   explicit SourceOperator(std::unique_ptr<SourceFunction<T>> function) : function_(std::move(function)) {}
 
   std::type_index outputType() const override { return typeid(T); }

@@ -18,16 +18,19 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <typeinfo>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "tidemark/core/job_execution_result.h"
 #include "tidemark/core/output_tag.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/time.h"
 #include "tidemark/functions/runtime_context.h"
+#include "tidemark/internal/operators/operator_snapshot.h"
 #include "tidemark/internal/operators/output.h"
 #include "tidemark/internal/time/processing_time_service.h"
 #include "tidemark/internal/time/watermark_valve.h"
@@ -93,6 +96,23 @@ class OperatorBase {
   /// Add this operator's own counters to `report` (read after the job ended).
   virtual void reportCounters(CounterReport& report) const { (void)report; }
 
+  /// The state this operator needs to go on after a restore, taken between
+  /// two records for checkpoint `checkpoint_id`. An operator without state
+  /// has nothing to add; an operator whose state cannot be snapshotted yet
+  /// throws InvalidProgramException naming itself, never an empty snapshot.
+  virtual OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const {
+    return {checkpoint_id, {}, {}, kMinWatermark};
+  }
+
+  /// Before open(): the snapshots this subtask restores from (those of every
+  /// old subtask whose key groups it now owns). open() restores from them.
+  void initializeState(std::vector<OperatorSnapshot> snapshots) {
+    restored_ = std::move(snapshots);
+    is_restored_ = true;
+  }
+  bool isRestored() const { return is_restored_; }
+  const std::vector<OperatorSnapshot>& restoredSnapshots() const { return restored_; }
+
   /// Wiring, done by the planner before open().
   void setMainOutput(OutputBase* output) { main_output_ = output; }
   void setSideOutput(int tag_id, OutputBase* output) { side_outputs_.emplace_back(tag_id, output); }
@@ -122,6 +142,14 @@ class OperatorBase {
 
   OutputBase* mainOutputBase() const { return main_output_; }
 
+  /// For the operators whose state is not in snapshots yet: `what` names it.
+  /// Always throws; returns a snapshot only so that callers can return it.
+  OperatorSnapshot refuseSnapshot(std::string_view what) const {
+    throw InvalidProgramException(fmt::format(
+        "operator '{}' cannot be snapshotted yet: its {} are not in snapshots (docs/fault-tolerance.md)",
+        context_.name, what));
+  }
+
   /// The side output wired for `tag_id`; null when nobody reads it.
   OutputBase* sideOutput(int tag_id) const {
     for (const auto& [id, output] : side_outputs_) {
@@ -135,6 +163,8 @@ class OperatorBase {
   std::uint64_t records_in_ = 0;
   OutputBase* main_output_ = nullptr;
   std::vector<std::pair<int, OutputBase*>> side_outputs_;
+  std::vector<OperatorSnapshot> restored_;
+  bool is_restored_ = false;
 };
 
 /// An operator with one input of type IN and a main output of type OUT.

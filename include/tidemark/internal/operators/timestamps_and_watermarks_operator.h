@@ -19,6 +19,10 @@ namespace tidemark::internal {
 template <class T>
 class TimestampsAndWatermarksOperator final : public OneInputOperator<T, T>, private tidemark::WatermarkOutput {
  public:
+  OperatorSnapshot snapshotState(std::int64_t) const override {
+    return this->refuseSnapshot("watermark generator state");
+  }
+
   explicit TimestampsAndWatermarksOperator(WatermarkStrategy<T> strategy) : strategy_(std::move(strategy)) {}
 
   void open() override {

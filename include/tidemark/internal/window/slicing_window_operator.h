@@ -157,6 +157,10 @@ template <class K, class IN, class Aggregation>
 class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggregation::Result>,
                                     public KeyedOperatorStats {
  public:
+  OperatorSnapshot snapshotState(std::int64_t) const override {
+    return this->refuseSnapshot("window panes and timers");
+  }
+
   using OUT = typename Aggregation::Result;
   using ACC = typename Aggregation::Accumulator;
   static constexpr bool kAppliesFunction = kAppliesWindowFunction<Aggregation>;

@@ -66,6 +66,10 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
                              private WindowAssignerContext,
                              private EvictorContext {
  public:
+  OperatorSnapshot snapshotState(std::int64_t) const override {
+    return this->refuseSnapshot("window contents, trigger state and timers");
+  }
+
   using OUT = typename Function::OutputType;
   using Value = typename Contents::Value;
   using Mapping = typename MergingWindowSet<W>::Mapping;
