@@ -1,7 +1,8 @@
 // The harnesses snapshot and restore an operator as a checkpoint would: a
 // keyed process function with state and timers goes on after a restore as if
 // nothing happened, at the same parallelism and after a rescale; a rolling
-// reduce does too; an operator whose state is not in snapshots yet says so.
+// reduce does too; an operator whose state is not in snapshots yet says so,
+// and so does one asked before open().
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -152,19 +153,26 @@ TEST(HarnessSnapshotTest, ARollingReduceGoesOnFromItsSnapshot) {
 
 TEST(HarnessSnapshotTest, AnOperatorWhoseStateIsNotInSnapshotsYetSaysSo) {
   auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
-  auto windowed = env.fromElements<Event>({Event{"x", 0}})
-                      .keyBy(userOf)
-                      .window(TumblingEventTimeWindows::of(10))
-                      .reduce([](const Event& a, const Event& b) { return Event{a.first, a.second + b.second}; });
-  KeyedOneInputStreamOperatorTestHarness<std::string, Event, Event> harness(windowed);
+  auto pattern = Pattern<Event>::begin("big").where([](const Event& e) { return e.second > 5; });
+  auto matches = CEP::pattern(env.fromElements<Event>({Event{"x", 0}}).keyBy(userOf), pattern)
+                     .select([](const Match<Event>& match) { return match.at("big").front(); });
+  KeyedOneInputStreamOperatorTestHarness<std::string, Event, Event> harness(matches);
   harness.open();
   harness.processElement(Event{"a", 1}, 1);
   try {
     harness.snapshot(1);
     FAIL() << "expected the snapshot to be refused";
   } catch (const std::exception& e) {
-    EXPECT_THAT(e.what(), HasSubstr("cannot be snapshotted yet: its window panes and timers are not in snapshots"));
+    EXPECT_THAT(e.what(), HasSubstr("cannot be snapshotted yet: its partial matches and event buffers are not in "
+                                    "snapshots"));
   }
+}
+
+TEST(HarnessSnapshotTest, AnOperatorAskedForASnapshotBeforeOpenSaysSo) {
+  auto op = std::make_unique<internal::KeyedProcessOperator<std::string, Event, std::string, std::string (*)(const Event&)>>(
+      std::make_unique<SumWithReminders>(), userOf);
+  EXPECT_THAT([&] { op->snapshotState(1); },
+              ::testing::ThrowsMessage<std::logic_error>(HasSubstr("was asked for a snapshot before open()")));
 }
 
 TEST(HarnessSnapshotTest, InitializeStateAfterOpenIsALogicErrorAndCorruptStateIsReported) {

@@ -15,6 +15,7 @@
 #include <concepts>
 #include <memory>
 #include <ostream>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -33,6 +34,9 @@ struct TimestampedValue {
   const T& getValue() const { return value; }
   Timestamp getTimestamp() const { return timestamp; }
   bool hasTimestamp() const { return has_timestamp; }
+
+  /// What a snapshot of an evicting window writes: serializable when T is.
+  auto fields() { return std::tie(value, timestamp, has_timestamp); }
 
   friend bool operator==(const TimestampedValue&, const TimestampedValue&) = default;
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <ostream>
+#include <tuple>
 
 #include "tidemark/core/time.h"
 
@@ -12,6 +13,8 @@ namespace tidemark {
 struct GlobalWindow {
   static GlobalWindow get() { return {}; }
   Timestamp maxTimestamp() const { return kMaxWatermark; }
+  /// No fields: a snapshot writes it as one zero byte.
+  auto fields() { return std::tie(); }
 
   friend bool operator==(const GlobalWindow&, const GlobalWindow&) = default;
   friend auto operator<=>(const GlobalWindow&, const GlobalWindow&) = default;

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <compare>
 #include <ostream>
+#include <tuple>
 
 #include "tidemark/core/time.h"
 
@@ -47,6 +48,9 @@ struct TimeWindow {
     const Timestamp remainder = (timestamp - offset) % size;
     return remainder < 0 ? timestamp - (remainder + size) : timestamp - remainder;
   }
+
+  /// What a snapshot writes (serialization/type_serializer.h).
+  auto fields() { return std::tie(start, end); }
 
   friend bool operator==(const TimeWindow&, const TimeWindow&) = default;
   friend auto operator<=>(const TimeWindow&, const TimeWindow&) = default;

@@ -69,7 +69,12 @@ class HeapKeyedStateBackend final : public KeyedStateBackend<K> {
   /// Throws std::invalid_argument unless 1 <= max_parallelism <= kUpperBoundMaxParallelism
   /// and a non-empty `range` lies within [0, max_parallelism).
   HeapKeyedStateBackend(KeyGroupRange range, int max_parallelism)
-      : range_(range), key_groups_(max_parallelism) {
+      : HeapKeyedStateBackend(range, max_parallelism, CurrentKeyContext<K>{}) {}
+
+  /// With what the states learn about their keys besides the current one: a
+  /// backend of erased keys names the type they erase (erased_key.h).
+  HeapKeyedStateBackend(KeyGroupRange range, int max_parallelism, CurrentKeyContext<K> key_context)
+      : range_(range), key_groups_(max_parallelism), current_key_(std::move(key_context)) {
     if (max_parallelism < 1 || max_parallelism > kUpperBoundMaxParallelism) {
       throw std::invalid_argument(fmt::format("max parallelism {} is not in [1, {}]", max_parallelism,
                                               kUpperBoundMaxParallelism));

@@ -48,6 +48,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -58,8 +59,10 @@
 #include "tidemark/functions/process_join_function.h"
 #include "tidemark/functions/runtime_context.h"
 #include "tidemark/internal/operators/internal_timer_service.h"
+#include "tidemark/internal/operators/operator_snapshot.h"
 #include "tidemark/internal/operators/side_outputs_through.h"
 #include "tidemark/internal/operators/stream_operator.h"
+#include "tidemark/internal/operators/timer_snapshot.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
 #include "tidemark/internal/backends/heap_keyed_state_backend.h"
 #include "tidemark/state/state_descriptor.h"
@@ -70,6 +73,9 @@ namespace tidemark::internal {
 struct IntervalJoinCleanup {
   bool left = true;
   Timestamp bucket = 0;
+
+  /// What a snapshot writes of a cleanup timer's namespace.
+  auto fields() { return std::tie(left, bucket); }
 
   friend bool operator==(const IntervalJoinCleanup&, const IntervalJoinCleanup&) = default;
   template <class H>
@@ -113,10 +119,6 @@ template <class K, class IN1, class IN2, class OUT, class KeySelector1, class Ke
 class IntervalJoinOperator final : public TwoInputOperator<IN1, IN2, OUT>,
                                    public TimerTarget<K, IntervalJoinCleanup> {
  public:
-  OperatorSnapshot snapshotState(std::int64_t) const override {
-    return this->refuseSnapshot("buffered elements and cleanup timers");
-  }
-
   using Function = ProcessJoinFunction<IN1, IN2, OUT>;
 
   /// Throws std::invalid_argument when lower_bound > upper_bound (checked on
@@ -158,11 +160,13 @@ class IntervalJoinOperator final : public TwoInputOperator<IN1, IN2, OUT>,
   void open() override {
     backend_ = std::make_unique<HeapKeyedStateBackend<K>>(this->context().key_group_range,
                                                           this->context().max_parallelism);
+    timers_ = std::make_unique<InternalTimerService<K, IntervalJoinCleanup>>(this->processingTimeService(), *this);
+    // Before the buffers are asked for: they fill from the snapshots then.
+    if (this->isRestored()) restore(this->takeRestoredSnapshots());
     left_buffer_ = &backend_->template getPartitionedState<VoidNamespace>(
         ValueStateDescriptor<IntervalJoinBuffer<IN1>>("LEFT_BUFFER"));
     right_buffer_ = &backend_->template getPartitionedState<VoidNamespace>(
         ValueStateDescriptor<IntervalJoinBuffer<IN2>>("RIGHT_BUFFER"));
-    timers_ = std::make_unique<InternalTimerService<K, IntervalJoinCleanup>>(this->processingTimeService(), *this);
     collector_.setOutput(&this->output());
     runtime_context_ = this->context().runtimeContext();
     function_->setRuntimeContext(&runtime_context_);
@@ -248,7 +252,21 @@ class IntervalJoinOperator final : public TwoInputOperator<IN1, IN2, OUT>,
   Duration effectiveLowerBound() const { return lower_; }
   Duration effectiveUpperBound() const { return upper_; }
 
+  /// Both buffers, the cleanup timers, and the event time.
+  OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const override {
+    this->requireOpenedForSnapshot(backend_.get());
+    return {checkpoint_id, backend_->snapshot(),
+            snapshotTimers(*timers_, KeyGroupAssigner(backend_->getMaxParallelism())), timers_->currentWatermark()};
+  }
+
  private:
+  void restore(const std::vector<OperatorSnapshot>& snapshots) {
+    backend_->restore(keyedStatesOf(snapshots));
+    restoreTimers(*timers_, timersOf(snapshots), this->context().key_group_range,
+                  KeyGroupAssigner(backend_->getMaxParallelism()));
+    timers_->restoreWatermark(restoredWatermark(snapshots));
+  }
+
   template <class T>
   using BufferState = InternalValueState<K, VoidNamespace, IntervalJoinBuffer<T>>;
 

@@ -50,6 +50,7 @@ class KeyedCoProcessOperator final : public TwoInputOperator<IN1, IN2, OUT> {
 
   /// Timers and state pending (for tests and metrics).
   OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const override {
+    this->requireOpenedForSnapshot(runner_.get());
     return runner_->snapshot(checkpoint_id);
   }
 

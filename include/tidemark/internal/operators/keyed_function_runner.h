@@ -60,7 +60,7 @@ class KeyedFunctionRunner final : public TimerTarget<K, VoidNamespace> {
         timer_context_(op, timer_service_, current_key_),
         runtime_context_(op.context().runtimeContext(), backend_),
         collector_(&output) {
-    if (op.isRestored()) restore(op.restoredSnapshots(), op.context().key_group_range);
+    if (op.isRestored()) restore(op.takeRestoredSnapshots(), op.context().key_group_range);
     function_.setRuntimeContext(&runtime_context_);
     function_.open();
   }

@@ -34,6 +34,7 @@ class KeyedProcessOperator final : public OneInputOperator<IN, OUT> {
   }
 
   OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const override {
+    this->requireOpenedForSnapshot(runner_.get());
     return runner_->snapshot(checkpoint_id);
   }
 

@@ -21,7 +21,7 @@ class KeyedReduceOperator final : public OneInputOperator<T, T> {
   void open() override {
     const auto& c = this->context();
     backend_ = std::make_unique<HeapKeyedStateBackend<K>>(c.key_group_range, c.max_parallelism);
-    if (this->isRestored()) backend_->restore(keyedStatesOf(this->restoredSnapshots()));
+    if (this->isRestored()) backend_->restore(keyedStatesOf(this->takeRestoredSnapshots()));
     state_ = &backend_->template getPartitionedState<VoidNamespace>(ValueStateDescriptor<T>("_reduce_state"));
   }
 
@@ -38,6 +38,7 @@ class KeyedReduceOperator final : public OneInputOperator<T, T> {
   }
 
   OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const override {
+    this->requireOpenedForSnapshot(backend_.get());
     return {checkpoint_id, backend_->snapshot(), std::nullopt, kMinWatermark};
   }
 

@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <typeinfo>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -111,7 +112,9 @@ class OperatorBase {
     is_restored_ = true;
   }
   bool isRestored() const { return is_restored_; }
-  const std::vector<OperatorSnapshot>& restoredSnapshots() const { return restored_; }
+  /// For open(): hands the snapshots over, so that the operator does not keep
+  /// a second copy of the state it restored for as long as it runs.
+  std::vector<OperatorSnapshot> takeRestoredSnapshots() { return std::exchange(restored_, {}); }
 
   /// Wiring, done by the planner before open().
   void setMainOutput(OutputBase* output) { main_output_ = output; }
@@ -141,6 +144,14 @@ class OperatorBase {
   }
 
   OutputBase* mainOutputBase() const { return main_output_; }
+
+  /// For snapshotState() of an operator whose state exists from open() on:
+  /// `opened` is that state, null before open(), which is a caller's bug.
+  void requireOpenedForSnapshot(const void* opened) const {
+    if (opened == nullptr) {
+      throw std::logic_error(fmt::format("operator '{}' was asked for a snapshot before open()", context_.name));
+    }
+  }
 
   /// For the operators whose state is not in snapshots yet: `what` names it.
   /// Always throws; returns a snapshot only so that callers can return it.

@@ -55,6 +55,34 @@ struct CurrentKeyContext {
   int key_group_index = -1;
 };
 
+/// How a snapshot writes and reads a table's keys: with the key type's
+/// TypeSerializer. A key type that erases another (ErasedKey) specializes it
+/// to use the format of the type it erases, which its CurrentKeyContext names.
+template <class K>
+struct KeyFormat {
+  /// Whether the code that writes keys compiles at all.
+  static constexpr bool kCompiles = Serializable<K>;
+  static bool serializable(const CurrentKeyContext<K>&) { return Serializable<K>; }
+  static std::string typeName(const CurrentKeyContext<K>&) { return demangle(typeid(K).name()); }
+  static std::string signature(const CurrentKeyContext<K>&) {
+    if constexpr (Serializable<K>) {
+      return TypeSerializer<K>::signature();
+    } else {
+      return {};
+    }
+  }
+  static void write(const K& key, DataOutput& out, const CurrentKeyContext<K>&)
+    requires Serializable<K>
+  {
+    TypeSerializer<K>::serialize(key, out);
+  }
+  static K read(DataInput& in, const CurrentKeyContext<K>&)
+    requires Serializable<K>
+  {
+    return TypeSerializer<K>::deserialize(in);
+  }
+};
+
 template <class T>
 concept AbslHashable = std::is_default_constructible_v<absl::Hash<T>>;
 
@@ -259,6 +287,9 @@ class StateTable {
     }
   }
 
+  /// The backend's current key, and for an erased key its type.
+  const CurrentKeyContext<K>& keyContext() const { return *context_; }
+
   /// The entries of the index-th key group of the backend's range, for snapshots.
   const Map& keyGroup(int index) const { return maps_[static_cast<std::size_t>(index)]; }
 
@@ -314,7 +345,9 @@ class HeapStateBase : public Interface, public StateObject {
   const N& getCurrentNamespace() const { return table_.currentNamespace(); }
 
   StateKind kind() const final { return kind_; }
-  StateTypes types() const final { return {signatureOf<K>(), signatureOf<N>(), signatureOf<S>()}; }
+  StateTypes types() const final {
+    return {KeyFormat<K>::signature(table_.keyContext()), signatureOf<N>(), signatureOf<S>()};
+  }
   std::size_t numEntries() const final { return table_.size(); }
   std::size_t numKeys() const final { return table_.numKeys(); }
 
@@ -326,10 +359,11 @@ class HeapStateBase : public Interface, public StateObject {
 
  void writeKeyGroup(int index, DataOutput& out) const final {
     if constexpr (kSerializable) {
+      requireSerializableKey();
       const auto& entries = table_.keyGroup(index);
       out.writeVarUint(entries.size());
       for (const auto& [key, value] : entries) {
-        TypeSerializer<K>::serialize(key.key, out);
+        KeyFormat<K>::write(key.key, out, table_.keyContext());
         TypeSerializer<N>::serialize(key.ns, out);
         TypeSerializer<S>::serialize(value, out);
       }
@@ -340,10 +374,11 @@ class HeapStateBase : public Interface, public StateObject {
 
   void readKeyGroup(int index, DataInput& in) final {
     if constexpr (kSerializable) {
+      requireSerializableKey();
       // Key, namespace and value are each at least one byte.
       const std::size_t count = in.readCount("the entries of state '" + table_.name() + "'", 3);
       for (std::size_t i = 0; i < count; ++i) {
-        K key = TypeSerializer<K>::deserialize(in);
+        K key = KeyFormat<K>::read(in, table_.keyContext());
         N ns = TypeSerializer<N>::deserialize(in);
         S value = readStoredValue(in);
         table_.restoreEntry(index, std::move(key), std::move(ns), std::move(value));
@@ -354,7 +389,7 @@ class HeapStateBase : public Interface, public StateObject {
   }
 
  protected:
-  static constexpr bool kSerializable = Serializable<K> && Serializable<N> && Serializable<S>;
+  static constexpr bool kSerializable = KeyFormat<K>::kCompiles && Serializable<N> && Serializable<S>;
 
   /// A stored value read from a snapshot; a state whose values need more than
   /// their serializer (an allocator) builds them itself.
@@ -378,11 +413,20 @@ class HeapStateBase : public Interface, public StateObject {
     }
   }
 
+  // An erased key's type is known only at run time.
+  void requireSerializableKey() const {
+    if (!KeyFormat<K>::serializable(table_.keyContext())) {
+      throwUnserializable("key", KeyFormat<K>::typeName(table_.keyContext()));
+    }
+  }
+
   [[noreturn]] void throwUnserializable() const {
-    const char* part = !Serializable<K> ? "key" : !Serializable<N> ? "namespace" : "value";
-    const std::string type = demangle(!Serializable<K>   ? typeid(K).name()
-                                      : !Serializable<N> ? typeid(N).name()
-                                                         : typeid(S).name());
+    if constexpr (!KeyFormat<K>::kCompiles) throwUnserializable("key", KeyFormat<K>::typeName(table_.keyContext()));
+    const bool ns = !Serializable<N>;
+    throwUnserializable(ns ? "namespace" : "value", demangle(ns ? typeid(N).name() : typeid(S).name()));
+  }
+
+  [[noreturn]] void throwUnserializable(const char* part, const std::string& type) const {
     throw InvalidProgramException(fmt::format(
         "state '{}' cannot be snapshotted: its {} type {} has no TypeSerializer (give it a member "
         "`auto fields() {{ return std::tie(a, b); }}` or specialize tidemark::TypeSerializer)",

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "tidemark/serialization/absl_serializers.h"  // a snapshot writes the mapping
 #include "tidemark/windowing/window_assigner.h"
 
 namespace tidemark::internal {

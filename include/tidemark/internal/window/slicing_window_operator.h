@@ -33,6 +33,15 @@
 //   fired (maxTimestamp <= watermark) is late; it goes to the late side
 //   output or is counted in numLateRecordsDropped. A pane is released once
 //   every window containing it has fired.
+// - Snapshots (slicing_pane_snapshot.h) hold every pane's partial aggregates
+//   by key group, with each key's place in arrival order, the window
+//   function's keyed state, and the watermark; which windows have fired
+//   follows from the watermark. A restore from several old subtasks starts at
+//   the least of their watermarks, as the general operator does. With aligned
+//   (exactly-once) checkpoints every subtask of a keyed operator holds the same
+//   watermark at a barrier, since each reads the same upstream channels up to
+//   it; at-least-once, a sliding window that a faster subtask had fired can
+//   fire again for that subtask's keys.
 #pragma once
 
 #include <algorithm>
@@ -49,6 +58,8 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
@@ -58,12 +69,15 @@
 #include "tidemark/functions/aggregate_function.h"
 #include "tidemark/functions/runtime_context.h"
 #include "tidemark/functions/window_context.h"
+#include "tidemark/internal/operators/operator_snapshot.h"
+#include "tidemark/internal/window/slicing_pane_snapshot.h"
 #include "tidemark/internal/window/window_context_impl.h"
 #include "tidemark/internal/operators/keyed_operator_stats.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
 #include "tidemark/internal/backends/heap_keyed_state_backend.h"
 #include "tidemark/internal/state/state_table.h"
+#include "tidemark/serialization/serialization_error.h"
 #include "tidemark/windowing/time_window.h"
 #include "tidemark/windowing/window_assigner.h"
 
@@ -157,10 +171,6 @@ template <class K, class IN, class Aggregation>
 class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggregation::Result>,
                                     public KeyedOperatorStats {
  public:
-  OperatorSnapshot snapshotState(std::int64_t) const override {
-    return this->refuseSnapshot("window panes and timers");
-  }
-
   using OUT = typename Aggregation::Result;
   using ACC = typename Aggregation::Accumulator;
   static constexpr bool kAppliesFunction = kAppliesWindowFunction<Aggregation>;
@@ -176,13 +186,18 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
 
   void open() override {
     collector_.setOutput(&this->output());
+    std::vector<OperatorSnapshot> restored;
+    if (this->isRestored()) restored = this->takeRestoredSnapshots();
+    std::vector<StateSnapshot> restored_panes = takePanes(restored);
     if constexpr (kAppliesFunction) {
       const OperatorContext& context = this->context();
       backend_ = std::make_unique<HeapKeyedStateBackend<K>>(context.key_group_range, context.max_parallelism);
+      if (this->isRestored()) backend_->restore(keyedStatesOf(restored));
       runtime_context_ = std::make_unique<KeyedRuntimeContext<K>>(context.runtimeContext(), *backend_);
       window_context_ = std::make_unique<WindowContextImpl<K, TimeWindow>>(*this, *backend_, emitting_window_, watermark_);
       aggregation_.function.open(*runtime_context_);
     }
+    if (this->isRestored()) restorePanes(restored_panes, restoredWatermark(restored));
   }
 
   void close() override {
@@ -258,7 +273,74 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
     report.add("windowStateEntriesAtPeak", peak_state_entries_);
   }
 
+  /// The panes, the window function's keyed state, and the watermark (see
+  /// the file comment). Counters and peaks are metrics, not state.
+  OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const override {
+    const OperatorContext& context = this->context();
+    KeyedStateSnapshot keyed{context.max_parallelism, {}};
+    if constexpr (kAppliesFunction) {
+      this->requireOpenedForSnapshot(backend_.get());
+      keyed = backend_->snapshot();
+      for (const StateSnapshot& state : keyed.states) {
+        if (state.name == kSlicingPanesStateName) {
+          throw InvalidProgramException(fmt::format(
+              "window operator '{}' cannot be snapshotted: its window function's state '{}' has the name of the "
+              "window panes; rename the state",
+              context.name, state.name));
+        }
+      }
+    }
+    keyed.states.push_back(writePanes<K, ACC>(
+        [this](auto&& f) {
+          for (const auto& pane : panes_) {
+            for (const auto& [key, slot] : pane->slots) f(pane->start, key, slot.accumulator, slot.order);
+          }
+        },
+        context.key_group_range, KeyGroupAssigner(context.max_parallelism), context.name));
+    std::sort(keyed.states.begin(), keyed.states.end(),
+              [](const StateSnapshot& a, const StateSnapshot& b) { return a.name < b.name; });
+    return {checkpoint_id, std::move(keyed), std::nullopt, watermark_};
+  }
+
  private:
+  // The panes' entries of every snapshot, taken out of its keyed state; what
+  // is left is the window function's.
+  static std::vector<StateSnapshot> takePanes(std::vector<OperatorSnapshot>& snapshots) {
+    std::vector<StateSnapshot> panes;
+    for (OperatorSnapshot& snapshot : snapshots) {
+      if (!snapshot.keyed_state) continue;
+      auto& states = snapshot.keyed_state->states;
+      auto it = std::find_if(states.begin(), states.end(),
+                             [](const StateSnapshot& state) { return state.name == kSlicingPanesStateName; });
+      if (it == states.end()) continue;
+      panes.push_back(std::move(*it));
+      states.erase(it);
+    }
+    return panes;
+  }
+
+  // Each key takes its place again in its pane (tumbling) or in arrival
+  // order across panes (sliding); readPanes() returns them in that order.
+  void restorePanes(std::span<const StateSnapshot> panes, Timestamp watermark) {
+    const OperatorContext& context = this->context();
+    for (auto& entry : readPanes<K, ACC>(panes, context.key_group_range, KeyGroupAssigner(context.max_parallelism),
+                                         context.name)) {
+      Pane& pane = paneAt(entry.pane_start);
+      const std::uint64_t order = grid_.isTumbling() ? pane.slots.size() : next_arrival_++;
+      if (!pane.slots.try_emplace(std::move(entry.key), Slot{std::move(entry.accumulator), order}).second) {
+        throw SerializationError(fmt::format("window operator '{}': a key appears twice in the pane at {}",
+                                             context.name, entry.pane_start));
+      }
+    }
+    current_ = nullptr;
+    watermark_ = watermark;
+    // What fireSliding() leaves after this watermark: every window ending
+    // at or before it is closed.
+    if (!grid_.isTumbling() && watermark_ != kMinWatermark && watermark_ != kMaxWatermark) {
+      fired_end_ = TimeWindow::getWindowStartWithOffset(watermark_ + 1, grid_.offset + grid_.size, grid_.slide);
+    }
+  }
+
   // Arrival numbers count as dense while they span fewer than this many
   // numbers per entry. Behind combiners in P source subtasks a key arrives
   // about P times per pane, so the bound leaves room for a few; the scan of

@@ -40,7 +40,10 @@
 #include "tidemark/internal/operators/keyed_operator_stats.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
+#include "tidemark/internal/operators/operator_snapshot.h"
+#include "tidemark/internal/operators/timer_snapshot.h"
 #include "tidemark/internal/window/merging_window_set.h"
+#include "tidemark/internal/window/window_state_snapshot.h"
 #include "tidemark/internal/window/window_trigger_context.h"
 #include "tidemark/internal/backends/heap_keyed_state_backend.h"
 #include "tidemark/windowing/evictor.h"
@@ -66,10 +69,6 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
                              private WindowAssignerContext,
                              private EvictorContext {
  public:
-  OperatorSnapshot snapshotState(std::int64_t) const override {
-    return this->refuseSnapshot("window contents, trigger state and timers");
-  }
-
   using OUT = typename Function::OutputType;
   using Value = typename Contents::Value;
   using Mapping = typename MergingWindowSet<W>::Mapping;
@@ -101,6 +100,8 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
     backend_ = std::make_unique<HeapKeyedStateBackend<K>>(context.key_group_range, context.max_parallelism);
     timers_ = std::make_unique<InternalTimerService<K, W>>(this->processingTimeService(), *this);
     trigger_context_ = std::make_unique<WindowTriggerContext<K, W>>(*timers_, *backend_, current_watermark_);
+    // Before anything asks for state: the states fill from the snapshots then.
+    if (this->isRestored()) restore(this->takeRestoredSnapshots());
     contents_.emplace(contents_factory_(*backend_, *this));
     runtime_context_ = std::make_unique<KeyedRuntimeContext<K>>(context.runtimeContext(), *backend_);
     window_context_ = std::make_unique<WindowContextImpl<K, W>>(*this, *backend_, current_window_, current_watermark_,
@@ -152,7 +153,26 @@ class WindowOperator final : public OneInputOperator<IN, typename Function::Outp
     report.add("numLateRecordsDropped", num_late_records_dropped_);
   }
 
+  /// Everything a window holds (window_state_snapshot.h), its timers, and
+  /// the operator's event time. The late-record counter is a metric, not state.
+  OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const override {
+    this->requireOpenedForSnapshot(backend_.get());
+    return {checkpoint_id,
+            withTriggerStates(backend_->snapshot(), trigger_context_->snapshot(), this->context().name),
+            snapshotTimers(*timers_, KeyGroupAssigner(backend_->getMaxParallelism())), current_watermark_};
+  }
+
  private:
+  void restore(std::vector<OperatorSnapshot> snapshots) {
+    restoreTimers(*timers_, timersOf(snapshots), this->context().key_group_range,
+                  KeyGroupAssigner(backend_->getMaxParallelism()));
+    current_watermark_ = restoredWatermark(snapshots);
+    timers_->restoreWatermark(current_watermark_);
+    SplitWindowStates states = splitTriggerStates(std::move(snapshots));
+    backend_->restore(states.operator_states);
+    trigger_context_->restore(states.trigger_states);
+  }
+
   // ---- element path ----
 
   // Returns whether every window skipped the element (docs/semantics.md 4.4).

@@ -3,6 +3,7 @@
 // the same key (type-erased, since a Trigger<T, W> has no key type).
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "tidemark/internal/operators/internal_timer_service.h"
@@ -19,7 +20,7 @@ class WindowTriggerContext final : public OnMergeContext<W> {
       : timers_(timers),
         keys_(keys),
         watermark_(watermark),
-        state_(keys.getKeyGroupRange(), keys.getMaxParallelism()) {}
+        state_(keys.getKeyGroupRange(), keys.getMaxParallelism(), triggerKeys()) {}
 
   Timestamp getCurrentProcessingTime() const override { return timers_.currentProcessingTime(); }
   Timestamp getCurrentWatermark() const override { return watermark_; }
@@ -44,6 +45,11 @@ class WindowTriggerContext final : public OnMergeContext<W> {
 
   std::size_t numStateEntries() const { return state_.numStateEntries(); }
 
+  /// The trigger's state, for the operator's snapshot: keys in K's format.
+  KeyedStateSnapshot snapshot() const { return state_.snapshot(); }
+  /// Before the trigger asks for any state.
+  void restore(std::span<const KeyedStateSnapshot> snapshots) { state_.restore(snapshots); }
+
  protected:
   KeyedStateBackend<ErasedKey>& stateBackend() override {
     if (key_stale_) {
@@ -54,6 +60,12 @@ class WindowTriggerContext final : public OnMergeContext<W> {
   }
 
  private:
+  static CurrentKeyContext<ErasedKey> triggerKeys() {
+    CurrentKeyContext<ErasedKey> keys;
+    keys.type = &ErasedKey::opsFor<K>();
+    return keys;
+  }
+
   InternalTimerService<K, W>& timers_;
   HeapKeyedStateBackend<K>& keys_;
   const Timestamp& watermark_;
