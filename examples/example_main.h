@@ -13,10 +13,7 @@
 // name and the reason.
 #pragma once
 
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -27,6 +24,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "tidemark/connectors/file_input.h"
 #include "tidemark/tidemark.h"
 
 namespace examples {
@@ -91,14 +89,11 @@ inline void addTextServerOptions(CLI::App& app, CLI::Option* simulated, std::str
 /// "orders file"). A directory, a missing or an unreadable file is an error
 /// that says which and why, instead of reading as an empty input.
 inline std::ifstream openInput(const std::string& path, const std::string& what) {
-  std::error_code status_error;
-  if (std::filesystem::is_directory(path, status_error)) {
-    throw std::runtime_error(fmt::format("cannot read {} '{}': it is a directory", what, path));
-  }
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const std::string reason = errno != 0 ? std::strerror(errno) : "cannot open";
+  std::error_code error;
+  std::ifstream in = tidemark::openFileForReading(path, error);
+  if (error) {
+    const std::string reason =
+        error == std::errc::is_a_directory ? std::string("it is a directory") : error.message();
     throw std::runtime_error(fmt::format("cannot read {} '{}': {}", what, path, reason));
   }
   return in;

@@ -122,6 +122,29 @@ TEST(TypeSerializerTest, HashContainersRoundTripAndShareTheirFormat) {
   EXPECT_EQ(TypeSerializer<absl::node_hash_set<long>>::signature(), "hash_set<i64>");
 }
 
+TEST(TypeSerializerTest, EqualHashContainersMakeEqualBytesWhateverTheirHistory) {
+  // absl salts each table's order with its address; the bytes do not depend on it.
+  absl::flat_hash_map<std::string, int> up;
+  absl::flat_hash_map<std::string, int> down;
+  down.reserve(4096);
+  absl::flat_hash_set<long> set_up;
+  absl::flat_hash_set<long> set_down;
+  for (int i = 0; i < 300; ++i) {
+    up.emplace("key" + std::to_string(i), i);
+    down.emplace("key" + std::to_string(299 - i), 299 - i);
+    set_up.insert(i);
+    set_down.insert(299 - i);
+  }
+  EXPECT_EQ(serializeToBytes(up), serializeToBytes(down));
+  EXPECT_EQ(serializeToBytes(set_up), serializeToBytes(set_down));
+  // Sorted by the elements' bytes: "a" before "b", whichever came first.
+  const absl::flat_hash_map<std::string, int> two{{"b", 2}, {"a", 1}};
+  EXPECT_EQ(serializeToBytes(two), std::string("\x02\x01" "a" "\x01\x00\x00\x00" "\x01" "b" "\x02\x00\x00\x00", 13));
+  const absl::InlinedVector<int, 2> inlined{3, 1, 2};
+  EXPECT_EQ(roundTrip(inlined), inlined);
+  EXPECT_EQ(serializeToBytes(inlined), serializeToBytes(std::vector<int>{3, 1, 2}));
+}
+
 TEST(TypeSerializerTest, AUserTypeWithFieldsRoundTrips) {
   const Order order{"Alice", 1234, {{1, 2.5}, {2, -1}}};
   EXPECT_EQ(roundTrip(order), order);

@@ -152,19 +152,16 @@ TEST(HarnessSnapshotTest, ARollingReduceGoesOnFromItsSnapshot) {
 }
 
 TEST(HarnessSnapshotTest, AnOperatorWhoseStateIsNotInSnapshotsYetSaysSo) {
-  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
-  auto pattern = Pattern<Event>::begin("big").where([](const Event& e) { return e.second > 5; });
-  auto matches = CEP::pattern(env.fromElements<Event>({Event{"x", 0}}).keyBy(userOf), pattern)
-                     .select([](const Match<Event>& match) { return match.at("big").front(); });
-  KeyedOneInputStreamOperatorTestHarness<std::string, Event, Event> harness(matches);
+  auto strategy = WatermarkStrategy<Event>::forMonotonousTimestamps();
+  OneInputStreamOperatorTestHarness<Event, Event> harness(
+      std::make_unique<internal::TimestampsAndWatermarksOperator<Event>>(strategy));
   harness.open();
   harness.processElement(Event{"a", 1}, 1);
   try {
     harness.snapshot(1);
     FAIL() << "expected the snapshot to be refused";
   } catch (const std::exception& e) {
-    EXPECT_THAT(e.what(), HasSubstr("cannot be snapshotted yet: its partial matches and event buffers are not in "
-                                    "snapshots"));
+    EXPECT_THAT(e.what(), HasSubstr("cannot be snapshotted yet: its watermark generator state are not in snapshots"));
   }
 }
 

@@ -20,9 +20,10 @@
 #include <algorithm>
 #include <compare>
 #include <ostream>
-#include <tuple>
+#include <string>
 
 #include "tidemark/core/time.h"
+#include "tidemark/serialization/type_serializer.h"
 
 namespace tidemark {
 
@@ -49,9 +50,6 @@ struct TimeWindow {
     return remainder < 0 ? timestamp - (remainder + size) : timestamp - remainder;
   }
 
-  /// What a snapshot writes (serialization/type_serializer.h).
-  auto fields() { return std::tie(start, end); }
-
   friend bool operator==(const TimeWindow&, const TimeWindow&) = default;
   friend auto operator<=>(const TimeWindow&, const TimeWindow&) = default;
 
@@ -62,6 +60,22 @@ struct TimeWindow {
   friend std::ostream& operator<<(std::ostream& os, const TimeWindow& w) {
     return os << "TimeWindow{start=" << w.start << ", end=" << w.end << '}';
   }
+};
+
+/// With the type, so that every translation unit that keeps state or timers
+/// per window sees the same format (a window is a state namespace).
+template <>
+struct TypeSerializer<TimeWindow> {
+  static void serialize(const TimeWindow& window, DataOutput& out) {
+    out.writeFixed(window.start);
+    out.writeFixed(window.end);
+  }
+  static TimeWindow deserialize(DataInput& in) {
+    const Timestamp start = in.readFixed<Timestamp>("TimeWindow start");
+    const Timestamp end = in.readFixed<Timestamp>("TimeWindow end");
+    return TimeWindow{start, end};
+  }
+  static std::string signature() { return "TimeWindow{i64,i64}"; }
 };
 
 }  // namespace tidemark

@@ -50,6 +50,7 @@
 #include <fmt/format.h>
 
 #include "tidemark/core/output_tag.h"
+#include "tidemark/internal/cep/cep_snapshot.h"
 #include "tidemark/internal/cep/nfa.h"
 #include "tidemark/cep/pattern_process_function.h"
 #include "tidemark/core/stream_record.h"
@@ -58,8 +59,10 @@
 #include "tidemark/internal/operators/internal_timer_service.h"
 #include "tidemark/internal/operators/keyed_operator_stats.h"
 #include "tidemark/internal/operators/monotonic_timer_queue.h"
+#include "tidemark/internal/operators/operator_snapshot.h"
 #include "tidemark/internal/operators/side_outputs_through.h"
 #include "tidemark/internal/operators/stream_operator.h"
+#include "tidemark/internal/operators/timer_snapshot.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/internal/state/state_table.h"
@@ -69,21 +72,6 @@ namespace tidemark::internal {
 /// Orders two events of the same timestamp: negative when `a` comes first.
 template <class T>
 using EventComparator = std::function<int(const T&, const T&)>;
-
-/// One key's CEP state.
-template <class T>
-struct CepKeyState {
-  struct Buffered {
-    Timestamp timestamp;
-    T value;
-  };
-  // Ascending timestamp, arrival order within one; usually one element, kept
-  // inline so a key's state costs no allocation.
-  absl::InlinedVector<Buffered, 1> buffer;
-  // The NFA's state; none while the key has no partial match (most keys,
-  // most of the time).
-  std::unique_ptr<NfaKeyState<T>> nfa;
-};
 
 /// Hashes a key as the keyed state backend does.
 template <class K>
@@ -118,10 +106,6 @@ class CepOperator final : public OneInputOperator<IN, OUT>,
                           public TimerTarget<K, VoidNamespace>,
                           public KeyedOperatorStats {
  public:
-  OperatorSnapshot snapshotState(std::int64_t) const override {
-    return this->refuseSnapshot("partial matches and event buffers");
-  }
-
   using Function = PatternProcessFunction<IN, OUT>;
 
   CepOperator(std::shared_ptr<const CompiledPattern<IN>> pattern, bool processing_time,
@@ -139,6 +123,7 @@ class CepOperator final : public OneInputOperator<IN, OUT>,
 
   void open() override {
     timers_ = std::make_unique<InternalTimerService<K, VoidNamespace>>(this->processingTimeService(), *this);
+    if (this->isRestored()) restore(this->takeRestoredSnapshots());
     collector_.setOutput(&this->output());
     runtime_context_ = this->context().runtimeContext();
     function_->setRuntimeContext(&runtime_context_);
@@ -214,7 +199,43 @@ class CepOperator final : public OneInputOperator<IN, OUT>,
   std::size_t peakPartialMatches() const { return peak_.partial_matches; }
   std::size_t peakBufferedEvents() const { return peak_.events; }
 
+  /// Every key's buffer, partial matches and shared buffer, the event-time
+  /// wake-ups and processing-time timers, and the watermark (cep_snapshot.h).
+  /// The counters are metrics, not state.
+  OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const override {
+    this->requireOpenedForSnapshot(timers_.get());
+    const OperatorContext& context = this->context();
+    const KeyGroupAssigner groups(context.max_parallelism);
+    KeyedStateSnapshot keyed{context.max_parallelism, {}};
+    keyed.states.push_back(writeCepKeys<K, IN>(
+        [this](auto&& f) {
+          for (const auto& [key, state] : keys_) f(key, state);
+        },
+        nfa_.pattern(), context.key_group_range, groups, context.name));
+    keyed.states.push_back(writeCepWakes<K, IN>([this](auto&& f) { wakes_.forEachEntry(f); }, nfa_.pattern(),
+                                                context.key_group_range, groups, context.name));
+    return {checkpoint_id, std::move(keyed), snapshotTimers(*timers_, groups), timers_->currentWatermark()};
+  }
+
  private:
+  void restore(const std::vector<OperatorSnapshot>& snapshots) {
+    const OperatorContext& context = this->context();
+    const KeyGroupAssigner groups(context.max_parallelism);
+    const std::vector<KeyedStateSnapshot> keyed = keyedStatesOf(snapshots);
+    readCepKeys<K, IN>(keyed, nfa_.pattern(), context.key_group_range, groups, context.name,
+                       [this](K key, CepKeyState<IN> state) {
+                         account({0, 0}, sizeOf(state));
+                         keys_.insert_or_assign(std::move(key), std::move(state));
+                       });
+    // In firing order, so that they keep it; all in one lane, where they
+    // are appends.
+    for (const auto& wake : readCepWakes<K, IN>(keyed, nfa_.pattern(), context.key_group_range, groups, context.name)) {
+      wakes_.add(wake.key, wake.timestamp, kBufferLane);
+    }
+    restoreTimers(*timers_, timersOf(snapshots), context.key_group_range, groups);
+    timers_->restoreWatermark(restoredWatermark(snapshots));
+  }
+
   struct StateSize {
     std::size_t partial_matches = 0;
     std::size_t events = 0;

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <iterator>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct ComputationState {
   Timestamp start_timestamp = -1;          // -1 while in the start state
   Timestamp previous_timestamp = -1;
   std::optional<CepEventId> start_event;   // none while in the start state
+
+  auto fields() { return std::tie(state, previous, version, start_timestamp, previous_timestamp, start_event); }
 
   static ComputationState startState(int state, DeweyNumber version) {
     ComputationState s;
@@ -93,6 +96,9 @@ class ComputationQueue {
   /// Become `other`'s contents (heap order kept) and leave `other` empty;
   /// both keep their storage, so a queue reused for every key stops
   /// allocating once it is large enough.
+  /// What a snapshot writes: the heap as it is, so its order comes back.
+  auto fields() { return std::tie(heap_); }
+
   void takeContentsOf(ComputationQueue& other) {
     heap_.assign(std::make_move_iterator(other.heap_.begin()), std::make_move_iterator(other.heap_.end()));
     other.heap_.clear();

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 
 #include <absl/container/inlined_vector.h>
 
@@ -66,6 +67,9 @@ class DeweyNumber {
   }
 
   friend bool operator==(const DeweyNumber&, const DeweyNumber&) = default;
+
+  /// What a snapshot writes (the digits).
+  auto fields() { return std::tie(digits_); }
 
  private:
   absl::InlinedVector<std::int32_t, 6> digits_;

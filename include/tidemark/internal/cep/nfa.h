@@ -22,6 +22,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,10 @@ struct NfaKeyState {
   SharedBuffer<T> buffer;
   std::uint64_t next_event_id = 0;
   bool new_start_partial_match = false;  // set when an event started a partial match
+
+  auto fields() {
+    return std::tie(partial_matches, completed_matches, buffer, next_event_id, new_start_partial_match);
+  }
 
   /// Nothing can match any more: only the start state, no held matches, no events.
   bool idle() const {

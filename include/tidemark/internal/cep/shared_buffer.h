@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include <absl/container/inlined_vector.h>
 
 #include "tidemark/internal/cep/dewey_number.h"
+#include "tidemark/serialization/absl_serializers.h"
 #include "tidemark/core/time.h"
 
 namespace tidemark::internal {
@@ -34,6 +36,8 @@ namespace tidemark::internal {
 struct CepEventId {
   Timestamp timestamp = 0;
   std::uint64_t id = 0;
+
+  auto fields() { return std::tie(timestamp, id); }
 
   friend bool operator==(const CepEventId&, const CepEventId&) = default;
   friend auto operator<=>(const CepEventId&, const CepEventId&) = default;
@@ -47,6 +51,8 @@ struct CepEventId {
 struct CepNodeId {
   CepEventId event;
   int page = 0;
+
+  auto fields() { return std::tie(event, page); }
 
   friend bool operator==(const CepNodeId&, const CepNodeId&) = default;
   template <class H>
@@ -146,19 +152,29 @@ class SharedBuffer {
   std::size_t numEvents() const { return events_.size(); }
   bool empty() const { return nodes_.empty() && events_.empty(); }
 
+  /// What a snapshot writes: every node with its edges, every event, and
+  /// their reference counts (cep_snapshot.h).
+  auto fields() { return std::tie(nodes_, events_); }
+
  private:
   struct Edge {
     std::optional<CepNodeId> target;  // none: the first event of the match
     DeweyNumber version;
     std::int32_t refs;
+
+    auto fields() { return std::tie(target, version, refs); }
   };
   struct Node {
     absl::InlinedVector<Edge, 2> edges;
     std::int32_t refs = 0;
+
+    auto fields() { return std::tie(edges, refs); }
   };
   struct StoredEvent {
     T value;
     std::int32_t refs;
+
+    auto fields() { return std::tie(value, refs); }
   };
 
   // A count that is already 0 stays 0 and reports released, as Flink's Lockable.

@@ -62,6 +62,17 @@ class MonotonicTimerQueue {
     return best->takeFront();
   }
 
+  /// f(key, timestamp, sequence) for every pending entry, in no particular
+  /// order; the sequence is the entry's place in registration order.
+  template <class F>
+  void forEachEntry(F&& f) const {
+    for (const Lane& l : lanes_) {
+      for (std::size_t i = l.head; i < l.entries.size(); ++i) f(l.entries[i].key, l.entries[i].timestamp, l.entries[i].sequence);
+    }
+    auto heap = out_of_order_;
+    for (; !heap.empty(); heap.pop()) f(heap.top().key, heap.top().timestamp, heap.top().sequence);
+  }
+
   std::size_t size() const {
     std::size_t n = out_of_order_.size();
     for (const Lane& l : lanes_) n += l.entries.size() - l.head;

@@ -22,6 +22,7 @@
 //   const long* stored = table.find(VoidNamespace{});
 #pragma once
 
+#include <algorithm>
 #include <concepts>
 #include <typeinfo>
 #include <cstddef>
@@ -360,12 +361,23 @@ class HeapStateBase : public Interface, public StateObject {
  void writeKeyGroup(int index, DataOutput& out) const final {
     if constexpr (kSerializable) {
       requireSerializableKey();
+      // A hash table's order depends on where its memory lies (absl salts
+      // each table), so entries are written sorted by their key and
+      // namespace bytes: the same state makes the same bytes.
       const auto& entries = table_.keyGroup(index);
-      out.writeVarUint(entries.size());
+      std::vector<std::pair<std::string, const S*>> sorted;
+      sorted.reserve(entries.size());
       for (const auto& [key, value] : entries) {
-        KeyFormat<K>::write(key.key, out, table_.keyContext());
-        TypeSerializer<N>::serialize(key.ns, out);
-        TypeSerializer<S>::serialize(value, out);
+        DataOutput key_bytes;
+        KeyFormat<K>::write(key.key, key_bytes, table_.keyContext());
+        TypeSerializer<N>::serialize(key.ns, key_bytes);
+        sorted.emplace_back(key_bytes.takeBytes(), &value);
+      }
+      std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      out.writeVarUint(sorted.size());
+      for (const auto& [key_bytes, value] : sorted) {
+        out.writeBytes(key_bytes);
+        TypeSerializer<S>::serialize(*value, out);
       }
     } else {
       throwUnserializable();

@@ -91,6 +91,10 @@ StateSnapshot writePanes(ForEach&& for_each, KeyGroupRange range, const KeyGroup
     });
     for (std::size_t index = 0; index < by_group.size(); ++index) {
       if (by_group[index].empty()) continue;
+      // By pane and place, not the tables' hash order: the same panes make the same bytes.
+      std::sort(by_group[index].begin(), by_group[index].end(), [](const auto& a, const auto& b) {
+        return std::tie(std::get<0>(a), std::get<3>(a)) < std::tie(std::get<0>(b), std::get<3>(b));
+      });
       DataOutput out;
       out.writeVarUint(by_group[index].size());
       for (const auto& [pane_start, key, accumulator, place] : by_group[index]) {
