@@ -15,6 +15,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/container/node_hash_set.h"
+#include "tidemark/serialization/key_bytes_order.h"
 #include "tidemark/serialization/type_serializer.h"
 
 namespace tidemark {
@@ -26,14 +27,14 @@ namespace internal {
 /// then each element, as SequenceSerializer reads them back.
 template <class C, class Key, class Element, class KeyOf>
 void serializeSortedByKey(const C& value, DataOutput& out, KeyOf key_of) {
-  std::vector<std::pair<std::string, const Element*>> sorted;
+  std::vector<KeyBytesEntry> sorted;
   sorted.reserve(value.size());
   for (const Element& element : value) sorted.emplace_back(serializeToBytes<Key>(key_of(element)), &element);
-  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  sortByKeyBytes(sorted);
   out.writeVarUint(sorted.size());
   for (const auto& [key_bytes, element] : sorted) {
     out.writeBytes(key_bytes);
-    if constexpr (!std::is_same_v<Key, Element>) serializeTo(element->second, out);
+    if constexpr (!std::is_same_v<Key, Element>) serializeTo(static_cast<const Element*>(element)->second, out);
   }
 }
 

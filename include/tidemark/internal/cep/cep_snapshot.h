@@ -39,6 +39,7 @@
 #include "tidemark/internal/backends/keyed_state_snapshot.h"
 #include "tidemark/internal/cep/nfa.h"
 #include "tidemark/serialization/absl_serializers.h"
+#include "tidemark/serialization/key_bytes_order.h"
 #include "tidemark/serialization/serialization_error.h"
 #include "tidemark/serialization/type_serializer.h"
 
@@ -184,7 +185,7 @@ StateSnapshot writeCepKeys(ForEach&& for_each, const CompiledPattern<T>& pattern
   if constexpr (Serializable<K> && cep_snapshot_detail::kKeyStateSerializable<T>) {
     // Keyed by their bytes, sorted: not the key table's hash order, so that
     // the same state makes the same bytes.
-    std::vector<std::vector<std::pair<std::string, const CepKeyState<T>*>>> by_group(
+    std::vector<std::vector<KeyBytesEntry>> by_group(
         static_cast<std::size_t>(range.size()));
     for_each([&](const K& key, const CepKeyState<T>& state) {
       by_group[static_cast<std::size_t>(groups.keyGroupOf(key) - range.start)].emplace_back(serializeToBytes(key),
@@ -192,13 +193,12 @@ StateSnapshot writeCepKeys(ForEach&& for_each, const CompiledPattern<T>& pattern
     });
     for (std::size_t index = 0; index < by_group.size(); ++index) {
       if (by_group[index].empty()) continue;
-      std::sort(by_group[index].begin(), by_group[index].end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
+      sortByKeyBytes(by_group[index]);
       DataOutput out;
       out.writeVarUint(by_group[index].size());
       for (const auto& [key_bytes, state] : by_group[index]) {
         out.writeBytes(key_bytes);
-        cep_snapshot_detail::writeKeyState<K>(*state, out);
+        cep_snapshot_detail::writeKeyState<K>(*static_cast<const CepKeyState<T>*>(state), out);
       }
       snapshot.key_groups.emplace(range.start + static_cast<int>(index), out.takeBytes());
     }

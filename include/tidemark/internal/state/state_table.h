@@ -43,6 +43,7 @@
 #include "tidemark/core/job_execution_result.h"
 #include "tidemark/core/void_namespace.h"
 #include "tidemark/internal/state/state_object.h"
+#include "tidemark/serialization/key_bytes_order.h"
 #include "tidemark/serialization/type_serializer.h"
 #include "tidemark/state/state_descriptor.h"
 
@@ -365,7 +366,7 @@ class HeapStateBase : public Interface, public StateObject {
       // each table), so entries are written sorted by their key and
       // namespace bytes: the same state makes the same bytes.
       const auto& entries = table_.keyGroup(index);
-      std::vector<std::pair<std::string, const S*>> sorted;
+      std::vector<KeyBytesEntry> sorted;
       sorted.reserve(entries.size());
       for (const auto& [key, value] : entries) {
         DataOutput key_bytes;
@@ -373,11 +374,11 @@ class HeapStateBase : public Interface, public StateObject {
         TypeSerializer<N>::serialize(key.ns, key_bytes);
         sorted.emplace_back(key_bytes.takeBytes(), &value);
       }
-      std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      sortByKeyBytes(sorted);
       out.writeVarUint(sorted.size());
       for (const auto& [key_bytes, value] : sorted) {
         out.writeBytes(key_bytes);
-        TypeSerializer<S>::serialize(*value, out);
+        TypeSerializer<S>::serialize(*static_cast<const S*>(value), out);
       }
     } else {
       throwUnserializable();
