@@ -106,21 +106,34 @@ Split splitAt(const std::vector<Step>& input, std::size_t cut) {
   return split;
 }
 
+/// What the run before the snapshot emitted, and the snapshot.
+struct Snapshotted {
+  OperatorSubtaskState state;
+  std::vector<std::string> lines;
+  std::vector<std::string> records;
+};
+
+template <class OUT>
+Snapshotted snapshotAfter(const MakeStream<OUT>& make, const Split& split) {
+  Harness<OUT> before(build(make));
+  before.open();
+  Timestamp last = kMinWatermark;
+  feed(before, split.before, last);
+  return {before.snapshot(1), before.getOutput().lines(), records(before)};
+}
+
 /// The lines of a run that is snapshotted after `cut` steps and goes on in a
 /// new harness restored from that snapshot.
 template <class OUT>
 std::vector<std::string> restoredAfter(const MakeStream<OUT>& make, const std::vector<Step>& input, std::size_t cut) {
   const Split split = splitAt(input, cut);
-  Harness<OUT> before(build(make));
-  before.open();
-  Timestamp last = kMinWatermark;
-  feed(before, split.before, last);
-  const OperatorSubtaskState state = before.snapshot(1);
-  std::vector<std::string> lines = before.getOutput().lines();
+  const Snapshotted before = snapshotAfter(make, split);
+  std::vector<std::string> lines = before.lines;
 
   Harness<OUT> after(build(make));
-  after.initializeState(state);
+  after.initializeState(before.state);
   after.open();
+  Timestamp last = split.last_watermark;
   feed(after, split.after, last);
   after.processWatermark(kMaxWatermark);
   for (const std::string& line : after.getOutput().lines()) lines.push_back(line);
@@ -132,12 +145,9 @@ std::vector<std::string> restoredAfter(const MakeStream<OUT>& make, const std::v
 template <class OUT>
 std::vector<std::string> rescaledAfter(const MakeStream<OUT>& make, const std::vector<Step>& input, std::size_t cut) {
   const Split split = splitAt(input, cut);
-  Harness<OUT> before(build(make));
-  before.open();
-  Timestamp last = kMinWatermark;
-  feed(before, split.before, last);
-  const OperatorSubtaskState state = before.snapshot(1);
-  std::vector<std::string> lines = records(before);
+  const Snapshotted before = snapshotAfter(make, split);
+  const OperatorSubtaskState& state = before.state;
+  std::vector<std::string> lines = before.records;
 
   for (int subtask = 0; subtask < 2; ++subtask) {
     Harness<OUT> half(build(make), {.parallelism = 2, .subtask_index = subtask});
