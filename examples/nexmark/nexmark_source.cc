@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <fmt/format.h>
+
 namespace tidemark::nexmark {
 namespace {
 
@@ -63,26 +65,33 @@ NexmarkSource::NexmarkSource(SourceOptions options)
   }
 }
 
+void NexmarkSource::initializeState(FunctionInitializationContext& context) {
+  positions_ = &context.getOperatorStateStore().getUnionListState(ListStateDescriptor<Position>("nexmark-positions"));
+  restored_ = positions_->get();
+}
+
+void NexmarkSource::snapshotState(const FunctionSnapshotContext&) { positions_->update({position_}); }
+
 void NexmarkSource::run(SourceContext<Event>& ctx) {
   subtask_ = ctx.getIndexOfThisSubtask();
   const int parallelism = ctx.getNumberOfParallelSubtasks();
   if (options_.alignment != nullptr && options_.alignment->subtasks() != parallelism) {
     throw std::logic_error("NexmarkSource: EventTimeAlignment sized for another parallelism than the source's");
   }
-  if (options_.rate > 0 && options_.pacing == Pacing::kWallClock) start_ns_ = options_.clock->start();
-  start_ms_ = ctx.currentProcessingTime();
+  restorePosition(parallelism);
+  startPacing(ctx);
   Timestamp nominal = kMinWatermark;
   std::int64_t next_millisecond = 0;  // first event number of the next millisecond
-  std::int64_t emitted = 0;
   const std::int64_t block = eventsPerSubtaskBlock(generator_.config());
-  for (std::int64_t first = subtask_ * block; first < options_.events; first += parallelism * block) {
+  const std::int64_t resume = nextOwnEvent(position_.next_event, block, parallelism);
+  for (std::int64_t first = resume - resume % block; first < options_.events; first += parallelism * block) {
     const std::int64_t end = std::min(first + block, options_.events);
-    for (std::int64_t n = first; n < end; ++n) {
+    for (std::int64_t n = std::max(first, resume); n < end; ++n) {
       // A compare per event instead of the division nominalTime() costs.
       if (n >= next_millisecond) {
         nominal = generator_.nominalTime(n);
         next_millisecond = generator_.firstEventAtOrAfter(nominal + 1);
-        enterMillisecond(ctx, nominal, emitted);
+        enterMillisecond(ctx, nominal, position_.emitted);
       }
       if (options_.rate > 0) {
         if (options_.pacing == Pacing::kWallClock) {
@@ -92,12 +101,43 @@ void NexmarkSource::run(SourceContext<Event>& ctx) {
         }
       }
       const Event event = generator_.generate(n, nominal);
+      // Counted before it goes out: a snapshot falls only inside the collect, after the event.
+      position_.next_event = n + 1;
+      ++position_.emitted;
       ctx.collectWithTimestamp(event, event.dateTime());
-      ++emitted;
     }
   }
   if (options_.alignment != nullptr) options_.alignment->finish(subtask_);
-  if (options_.progress != nullptr) options_.progress->publish(subtask_, emitted, kMaxWatermark);
+  if (options_.progress != nullptr) options_.progress->publish(subtask_, position_.emitted, kMaxWatermark);
+}
+
+void NexmarkSource::restorePosition(int parallelism) {
+  position_ = Position{subtask_, parallelism, 0, 0};
+  for (const Position& restored : restored_) {
+    if (restored.parallelism != parallelism) {
+      throw std::runtime_error(fmt::format(
+          "NexmarkSource: restores only at the parallelism it was checkpointed with ({}), not {}: the events are "
+          "dealt out by parallelism",
+          restored.parallelism, parallelism));
+    }
+    if (restored.subtask == subtask_) position_ = restored;
+  }
+}
+
+std::int64_t NexmarkSource::nextOwnEvent(std::int64_t n, std::int64_t block, int parallelism) const {
+  const std::int64_t index = n / block;
+  const std::int64_t blocks_to_own = (subtask_ - index % parallelism + parallelism) % parallelism;
+  return blocks_to_own == 0 ? n : (index + blocks_to_own) * block;
+}
+
+void NexmarkSource::startPacing(SourceContext<Event>& ctx) {
+  // A restored source keeps the rate from its next event on, not from event 0.
+  const std::int64_t resume = position_.next_event;
+  if (options_.rate > 0 && options_.pacing == Pacing::kWallClock) {
+    __extension__ using Wide = __int128;
+    start_ns_ = options_.clock->start() - static_cast<std::int64_t>(static_cast<Wide>(resume) * 1'000'000'000 / options_.rate);
+  }
+  start_ms_ = ctx.currentProcessingTime() - (options_.rate > 0 ? resume * 1000 / options_.rate : 0);
 }
 
 void NexmarkSource::enterMillisecond(SourceContext<Event>& ctx, Timestamp nominal, std::int64_t emitted) {

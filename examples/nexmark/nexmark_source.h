@@ -18,11 +18,19 @@
 //   never sits in a batch while the source is idle);
 // - alignment: pause a subtask that gets too far ahead in event time;
 // - progress: events made and the last watermark, for a live display.
+//
+// Checkpoints hold each subtask's position (the next event it makes, and how
+// many it made), so a restored job makes every event exactly once. A paced
+// source keeps its rate from the restored event on. It restores only at the
+// parallelism it was checkpointed with: the blocks are dealt out by
+// parallelism, and another one would deal them differently.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <tuple>
+#include <vector>
 
 #include "event_generator.h"
 #include "tidemark/tidemark.h"
@@ -88,13 +96,29 @@ struct SourceOptions {
   std::shared_ptr<SourceProgress> progress;        // optional
 };
 
-class NexmarkSource final : public ParallelSourceFunction<Event> {
+class NexmarkSource final : public ParallelSourceFunction<Event>, public CheckpointedFunction {
  public:
   explicit NexmarkSource(SourceOptions options);
 
+  void initializeState(FunctionInitializationContext& context) override;
+  void snapshotState(const FunctionSnapshotContext& context) override;
   void run(SourceContext<Event>& ctx) override;
 
  private:
+  /// What a checkpoint holds per subtask.
+  struct Position {
+    std::int32_t subtask = 0;
+    std::int32_t parallelism = 1;
+    std::int64_t next_event = 0;  // the next event number it makes (or a later subtask's, at a block's end)
+    std::int64_t emitted = 0;
+    auto fields() { return std::tie(subtask, parallelism, next_event, emitted); }
+  };
+
+  /// This subtask's position in the restored state (a fresh start without one).
+  void restorePosition(int parallelism);
+  /// The first event at or after `n` that this subtask makes.
+  std::int64_t nextOwnEvent(std::int64_t n, std::int64_t block, int parallelism) const;
+  void startPacing(SourceContext<Event>& ctx);
   void enterMillisecond(SourceContext<Event>& ctx, Timestamp nominal, std::int64_t emitted);
   void waitUntilDue(SourceContext<Event>& ctx, std::int64_t n);
   void waitUntilDueOnJobClock(SourceContext<Event>& ctx, std::int64_t n);
@@ -104,6 +128,9 @@ class NexmarkSource final : public ParallelSourceFunction<Event> {
   int subtask_ = 0;
   std::int64_t start_ns_ = 0;
   Timestamp start_ms_ = 0;
+  Position position_;
+  ListState<Position>* positions_ = nullptr;
+  std::vector<Position> restored_;
 };
 
 /// How many consecutive events one subtask makes before the next subtask's

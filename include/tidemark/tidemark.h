@@ -29,6 +29,7 @@
 #include "tidemark/core/time.h"
 #include "tidemark/eventtime/watermark_strategy.h"
 #include "tidemark/functions/aggregate_function.h"
+#include "tidemark/functions/checkpointed_function.h"
 #include "tidemark/functions/all_window_function.h"
 #include "tidemark/functions/co_group_function.h"
 #include "tidemark/functions/join_function.h"

@@ -14,6 +14,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/source_replay.h"
+#include "tidemark/connectors/text_file_source.h"
+#include "tidemark/testing/source_function_harness.h"
 #include "tidemark/tidemark.h"
 
 namespace tidemark {
@@ -22,19 +25,23 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-class TextFileSourceTest : public ::testing::TestWithParam<bool> {
- protected:
-  void SetUp() override {
-    // Unique per process and test, so parallel ctest runs never share files.
+/// A directory of its own per process and test, so parallel ctest runs never share files.
+class ScratchDirectory {
+ public:
+  ScratchDirectory() {
     std::string test_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::replace(test_name.begin(), test_name.end(), '/', '-');
     dir_ = std::filesystem::temp_directory_path() / fmt::format("tidemark-text-file-{}-{}", ::getpid(), test_name);
     std::filesystem::create_directories(dir_);
   }
-  void TearDown() override {
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  ~ScratchDirectory() {
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
   }
+
+  const std::filesystem::path& path() const { return dir_; }
 
   std::string writeFile(const std::string& name, const std::string& content) const {
     const std::filesystem::path path = dir_ / name;
@@ -43,6 +50,16 @@ class TextFileSourceTest : public ::testing::TestWithParam<bool> {
     file.close();
     if (!file) throw std::runtime_error("cannot write " + path.string());
     return path.string();
+  }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+class TextFileSourceTest : public ::testing::TestWithParam<bool> {
+ protected:
+  std::string writeFile(const std::string& name, const std::string& content) const {
+    return scratch_.writeFile(name, content);
   }
 
   StreamExecutionEnvironment environment() const {
@@ -71,7 +88,7 @@ class TextFileSourceTest : public ::testing::TestWithParam<bool> {
     return "";
   }
 
-  std::filesystem::path dir_;
+  ScratchDirectory scratch_;
 };
 
 TEST_P(TextFileSourceTest, LinesAreExact) {
@@ -99,20 +116,54 @@ TEST_P(TextFileSourceTest, EmptyFileEmitsNothing) {
 }
 
 TEST_P(TextFileSourceTest, MissingFileFailsTheJob) {
-  const std::string path = (dir_ / "no-such-file.txt").string();
+  const std::string path = (scratch_.path() / "no-such-file.txt").string();
   const std::string message = failureOf(path);
   EXPECT_THAT(message, HasSubstr(fmt::format("readTextFile({}): cannot open: No such file or directory", path)));
   EXPECT_THAT(message, HasSubstr("Text File Source"));
 }
 
 TEST_P(TextFileSourceTest, DirectoryFailsTheJob) {
-  EXPECT_THAT(failureOf(dir_.string()), HasSubstr(fmt::format("readTextFile({}): cannot open: ", dir_.string())));
+  EXPECT_THAT(failureOf(scratch_.path().string()),
+              HasSubstr(fmt::format("readTextFile({}): cannot open: ", scratch_.path().string())));
 }
 
 INSTANTIATE_TEST_SUITE_P(Time, TextFileSourceTest, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool>& param_info) {
                            return param_info.param ? std::string("Simulated") : std::string("Real");
                          });
+
+// Its position: the byte offset of the next line, in checkpoints.
+
+TEST(TextFileSourcePositionTest, RestoredAfterAnyLineItReadsOnFromTheNextOne) {
+  ScratchDirectory scratch;
+  // "\r\n" and "\n" endings, an empty line, and a last line without an ending.
+  const std::string path = scratch.writeFile("lines.txt", "alpha\r\nbeta\n\ngamma\r\ndelta");
+  testing_support::expectRestoreAtEveryRecordReplaysExactly<std::string>(TextFileSource(path), 5);
+}
+
+TEST(TextFileSourcePositionTest, ASnapshotAfterTheLastLineRestoresToNothingMore) {
+  ScratchDirectory scratch;
+  const std::string path = scratch.writeFile("lines.txt", "a\nb\n");
+  EXPECT_EQ(testing_support::runWithRestoreAfter<std::string>(TextFileSource(path), 2),
+            (testing_support::Lines{"Record(a, no timestamp)", "Record(b, no timestamp)",
+                                    "Watermark(9223372036854775807)"}));
+}
+
+TEST(TextFileSourcePositionTest, ARestoredOffsetBeyondTheFileFailsNamingTheFile) {
+  ScratchDirectory scratch;
+  const std::string path = scratch.writeFile("lines.txt", "first line\nsecond line\n");
+  SourceFunctionTestHarness<std::string> first(TextFileSource{path});
+  first.open();
+  const OperatorSubtaskState state = first.runUntilSnapshot(2, 1);
+  scratch.writeFile("lines.txt", "cut\n");  // the file was replaced by a shorter one
+
+  SourceFunctionTestHarness<std::string> second(TextFileSource{path});
+  second.initializeState(state);
+  second.open();
+  EXPECT_THAT([&] { second.run(); },
+              ::testing::ThrowsMessage<std::runtime_error>(HasSubstr(
+                  fmt::format("readTextFile({}): the restored offset 23 is beyond the file's 4 bytes", path))));
+}
 
 }  // namespace
 }  // namespace tidemark

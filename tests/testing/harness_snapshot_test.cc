@@ -1,8 +1,7 @@
 // The harnesses snapshot and restore an operator as a checkpoint would: a
 // keyed process function with state and timers goes on after a restore as if
 // nothing happened, at the same parallelism and after a rescale; a rolling
-// reduce does too; an operator whose state is not in snapshots yet says so,
-// and so does one asked before open().
+// reduce does too; an operator asked before open() says so.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -149,20 +148,6 @@ TEST(HarnessSnapshotTest, ARollingReduceGoesOnFromItsSnapshot) {
   after.processElement(Event{"a", 4}, 4);
   after.processElement(Event{"b", 5}, 5);
   EXPECT_EQ(after.extractOutputValues(), (std::vector<Event>{{"a", 7}, {"b", 15}}));
-}
-
-TEST(HarnessSnapshotTest, AnOperatorWhoseStateIsNotInSnapshotsYetSaysSo) {
-  auto strategy = WatermarkStrategy<Event>::forMonotonousTimestamps();
-  OneInputStreamOperatorTestHarness<Event, Event> harness(
-      std::make_unique<internal::TimestampsAndWatermarksOperator<Event>>(strategy));
-  harness.open();
-  harness.processElement(Event{"a", 1}, 1);
-  try {
-    harness.snapshot(1);
-    FAIL() << "expected the snapshot to be refused";
-  } catch (const std::exception& e) {
-    EXPECT_THAT(e.what(), HasSubstr("cannot be snapshotted yet: its watermark generator state are not in snapshots"));
-  }
 }
 
 TEST(HarnessSnapshotTest, AnOperatorAskedForASnapshotBeforeOpenSaysSo) {

@@ -16,6 +16,12 @@
 //   waiting for it; the next event makes it active again.
 // Watermarks are forwarded only when strictly larger than the last one.
 //
+// A generator keeps its state in checkpoints when it overrides snapshotState
+// and restoreState (the built-in ones do: the largest timestamp seen, and the
+// idleness countdown on the processing-time clock); one that does not starts
+// afresh after a restore, as every generator does in Flink. Rescaled, every
+// generator starts afresh: its state belongs to the subtask that made it.
+//
 // Example:
 //   auto strategy = tidemark::WatermarkStrategy<Event>::forBoundedOutOfOrderness(2000)
 //                       .withTimestampAssigner([](const Event& e, tidemark::Timestamp) { return e.timestamp; });
@@ -24,6 +30,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -31,6 +38,8 @@
 #include <utility>
 
 #include "tidemark/core/time.h"
+#include "tidemark/serialization/data_input.h"
+#include "tidemark/serialization/data_output.h"
 
 namespace tidemark {
 
@@ -51,6 +60,10 @@ class WatermarkGenerator {
   virtual void onEvent(const T& event, Timestamp event_timestamp, WatermarkOutput& output) = 0;
   /// Called every auto-watermark interval (and once at end of input).
   virtual void onPeriodicEmit(WatermarkOutput& output) = 0;
+  /// Write what a restored generator needs to go on (nothing by default).
+  virtual void snapshotState(DataOutput& out) const { (void)out; }
+  /// Read what snapshotState() wrote; a short or corrupt input throws SerializationError.
+  virtual void restoreState(DataInput& in) { (void)in; }
 };
 
 /// What a generator may ask of its operator while it is created.
@@ -80,6 +93,8 @@ class BoundedOutOfOrdernessWatermarks final : public WatermarkGenerator<T> {
   void onPeriodicEmit(WatermarkOutput& output) override {
     output.emitWatermark(max_timestamp_ - out_of_orderness_ - 1);
   }
+  void snapshotState(DataOutput& out) const override { out.writeFixed(max_timestamp_); }
+  void restoreState(DataInput& in) override { max_timestamp_ = in.readFixed<Timestamp>("the largest timestamp seen"); }
 
  private:
   Duration out_of_orderness_;
@@ -119,6 +134,20 @@ class WatermarksWithIdleness final : public WatermarkGenerator<T> {
       output.markIdle();
     }
     if (!idle_) inner_->onPeriodicEmit(output);
+  }
+  void snapshotState(DataOutput& out) const override {
+    out.writeFixed(static_cast<std::uint8_t>((saw_event_ ? 1 : 0) | (countdown_started_ ? 2 : 0) | (idle_ ? 4 : 0)));
+    out.writeFixed(countdown_start_);
+    inner_->snapshotState(out);
+  }
+  void restoreState(DataInput& in) override {
+    const auto flags = in.readFixed<std::uint8_t>("the idleness flags");
+    if (flags > 7) in.fail("the idleness flags", "has bits no generator writes", in.position() - 1);
+    saw_event_ = (flags & 1) != 0;
+    countdown_started_ = (flags & 2) != 0;
+    idle_ = (flags & 4) != 0;
+    countdown_start_ = in.readFixed<Timestamp>("the idleness countdown's start");
+    inner_->restoreState(in);
   }
 
  private:

@@ -16,6 +16,14 @@
 // copied, the way Flink serializes them), so a parallel source reads
 // ctx.getIndexOfThisSubtask() to pick its share.
 //
+// A source that implements CheckpointedFunction keeps its position in
+// checkpoints, and a restored job goes on from there. A snapshot is taken
+// only inside a call to the context (collect, emitWatermark, sleep,
+// waitReadable), after that call's record went out; so a source either
+// updates its position before it emits, or emits and updates the position
+// under ctx.getCheckpointLock(). A source without CheckpointedFunction starts
+// again from its beginning after a restore, as in Flink.
+//
 // Example:
 //   class Counter : public tidemark::SourceFunction<int64_t> {
 //    public:
@@ -31,6 +39,7 @@
 
 #include "tidemark/core/stream_record.h"
 #include "tidemark/core/time.h"
+#include "tidemark/functions/checkpoint_lock.h"
 
 namespace tidemark {
 
@@ -64,6 +73,8 @@ class SourceContext {
   virtual int getNumberOfParallelSubtasks() const = 0;
   /// The last watermark this source emitted itself (kMinWatermark if none).
   virtual Timestamp lastEmittedWatermark() const = 0;
+  /// Hold it while emitting and recording the position (see the file comment).
+  virtual CheckpointLock& getCheckpointLock() = 0;
 
  protected:
   SourceContext() = default;

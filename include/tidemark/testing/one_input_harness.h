@@ -36,9 +36,8 @@
 // - snapshot(checkpoint_id), while open, returns the operator's state as a
 //   checkpoint takes it. initializeState(states), before open(), restores a
 //   fresh harness from the states of one or more subtasks of any parallelism:
-//   the harness's subtask takes the key groups its options give it. An
-//   operator whose state is not in snapshots yet fails snapshot() with
-//   InvalidProgramException (docs/fault-tolerance.md).
+//   the harness's subtask takes the key groups its options give it, and its
+//   share of their operator state (docs/fault-tolerance.md).
 // - Not thread-safe, and not movable: the operator points into the harness.
 //
 // Example:
@@ -102,6 +101,14 @@ struct OperatorTestHarnessOptions {
   /// empty picks the name the DataStream API would ("Process", "KeyedProcess"),
   /// or "operator" for an operator passed in directly.
   std::string operator_name;
+
+  /// Options for subtask `index` of `parallelism` (a rescaling test's harnesses).
+  static OperatorTestHarnessOptions subtask(int index, int parallelism) {
+    OperatorTestHarnessOptions options;
+    options.subtask_index = index;
+    options.parallelism = parallelism;
+    return options;
+  }
 };
 
 namespace internal {
@@ -205,7 +212,7 @@ class OperatorTestHarnessBase {
   OperatorSubtaskState snapshot(std::int64_t checkpoint_id) {
     requireOpen("snapshot()");
     OperatorSnapshot taken;
-    guarded([&] { taken = operator_->snapshotState(checkpoint_id); }, [] { return std::string("a snapshot"); });
+    guarded([&] { taken = operator_->snapshot(checkpoint_id); }, [] { return std::string("a snapshot"); });
     return OperatorSubtaskState(serializeToBytes(taken));
   }
 
@@ -271,6 +278,14 @@ class OperatorTestHarnessBase {
   }
 
   std::size_t countKeyedStateEntries() const { return count(state_entries_, "numKeyedStateEntries()"); }
+
+  /// For a subclass's own driving method: needs an open operator, and wraps
+  /// a failure of `call` as the runtime does, naming `what()`.
+  template <class Call, class What>
+  void driveGuarded(std::string_view method, Call&& call, What&& what) {
+    requireOpen(method);
+    guarded(std::forward<Call>(call), std::forward<What>(what));
+  }
 
   template <class T>
   void deliverElement(Input<T>& input, StreamRecord<T>& record) {

@@ -1,6 +1,8 @@
 #include "tidemark/internal/operators/stream_operator.h"
 
+#include <memory>
 #include <stdexcept>
+#include <utility>
 #include <typeindex>
 
 #include <fmt/format.h>
@@ -8,6 +10,34 @@
 #include "tidemark/core/describe.h"
 
 namespace tidemark::internal {
+
+OperatorSnapshot OperatorBase::snapshot(std::int64_t checkpoint_id) {
+  OperatorSnapshot taken = snapshotState(checkpoint_id);
+  if (checkpointed_function_ != nullptr) checkpointed_function_->snapshotState(FunctionSnapshotContext(checkpoint_id));
+  taken.operator_state.subtask_index = context_.subtask_index;
+  taken.operator_state.parallelism = context_.parallelism;
+  // Restored lists that no function asked for are kept, as they came.
+  taken.operator_state.lists =
+      operator_state_store_ != nullptr ? operator_state_store_->snapshotLists() : restored_operator_state_;
+  return taken;
+}
+
+void OperatorBase::initializeState(std::vector<OperatorSnapshot> snapshots) {
+  std::vector<OperatorStateSnapshot> operator_states;
+  operator_states.reserve(snapshots.size());
+  for (OperatorSnapshot& snapshot : snapshots) operator_states.push_back(std::move(snapshot.operator_state));
+  restored_operator_state_ = redistributeOperatorState(operator_states, context_.subtask_index, context_.parallelism);
+  restored_ = std::move(snapshots);
+  is_restored_ = true;
+}
+
+OperatorStateStore& OperatorBase::operatorStateStore() {
+  if (operator_state_store_ == nullptr) {
+    operator_state_store_ = std::make_unique<OperatorStateStore>(context_.name, std::move(restored_operator_state_));
+    restored_operator_state_.clear();
+  }
+  return *operator_state_store_;
+}
 
 void OperatorBase::emitSideOutput(int tag_id, const std::type_info& type, void* record) {
   OutputBase* output = sideOutput(tag_id);

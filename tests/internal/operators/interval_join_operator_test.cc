@@ -19,6 +19,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/string_interval_join.h"
 #include "tidemark/core/output_tag.h"
 #include "tidemark/functions/process_join_function.h"
 #include "tidemark/internal/operators/interval_join_operator.h"
@@ -32,12 +33,10 @@ using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-using Selector = std::function<std::string(const std::string&)>;
-using JoinOperator = internal::IntervalJoinOperator<std::string, std::string, std::string, std::string, Selector,
-                                                   Selector>;
-using Harness = TwoInputStreamOperatorTestHarness<std::string, std::string, std::string>;
-
-std::string keyOf(const std::string& element) { return element.substr(0, element.find(':')); }
+using Selector = testing_support::StringSelector;
+using JoinOperator = testing_support::StringIntervalJoin;
+using Harness = testing_support::StringJoinHarness;
+constexpr auto keyOf = &testing_support::keyBeforeColon;
 
 /// Emits "left|right" and checks the context's timestamps on the way.
 class PairUp : public ProcessJoinFunction<std::string, std::string, std::string> {

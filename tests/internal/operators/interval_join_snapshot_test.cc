@@ -12,6 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/string_interval_join.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/functions/process_join_function.h"
 #include "tidemark/internal/operators/interval_join_operator.h"
@@ -21,12 +22,10 @@
 namespace tidemark {
 namespace {
 
-using Selector = std::function<std::string(const std::string&)>;
-using JoinOperator = internal::IntervalJoinOperator<std::string, std::string, std::string, std::string, Selector,
-                                                   Selector>;
-using Harness = TwoInputStreamOperatorTestHarness<std::string, std::string, std::string>;
-
-std::string keyOf(const std::string& element) { return element.substr(0, element.find(':')); }
+using Selector = testing_support::StringSelector;
+using JoinOperator = testing_support::StringIntervalJoin;
+using Harness = testing_support::StringJoinHarness;
+constexpr auto keyOf = &testing_support::keyBeforeColon;
 
 class PairUp : public ProcessJoinFunction<std::string, std::string, std::string> {
  public:

@@ -161,7 +161,8 @@ TEST(TimerSnapshotTest, KeysWithoutSerializerAreAnInvalidProgram) {
     snapshotTimers(service, groups);
     FAIL() << "expected InvalidProgramException";
   } catch (const InvalidProgramException& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("cannot be snapshotted: the key type has no TypeSerializer"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("cannot be snapshotted: its key type "
+                                               "tidemark::internal::(anonymous namespace)::Opaque has no TypeSerializer"));
   }
 }
 

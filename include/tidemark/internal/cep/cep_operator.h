@@ -211,9 +211,9 @@ class CepOperator final : public OneInputOperator<IN, OUT>,
         [this](auto&& f) {
           for (const auto& [key, state] : keys_) f(key, state);
         },
-        nfa_.pattern(), context.key_group_range, groups, context.name));
-    keyed.states.push_back(writeCepWakes<K, IN>([this](auto&& f) { wakes_.forEachEntry(f); }, nfa_.pattern(),
-                                                context.key_group_range, groups, context.name));
+        nfa_.pattern(), groups, context.name));
+    keyed.states.push_back(
+        writeCepWakes<K, IN>([this](auto&& f) { wakes_.forEachEntry(f); }, nfa_.pattern(), groups, context.name));
     return {checkpoint_id, std::move(keyed), snapshotTimers(*timers_, groups), timers_->currentWatermark()};
   }
 

@@ -38,6 +38,8 @@
 #include "tidemark/core/time.h"
 #include "tidemark/internal/backends/keyed_state_snapshot.h"
 #include "tidemark/internal/cep/nfa.h"
+#include "tidemark/internal/core/key_group_blocks.h"
+#include "tidemark/internal/core/unserializable_type.h"
 #include "tidemark/serialization/absl_serializers.h"
 #include "tidemark/serialization/key_bytes_order.h"
 #include "tidemark/serialization/serialization_error.h"
@@ -88,11 +90,8 @@ std::string patternShape(const CompiledPattern<T>& pattern) {
 template <class K, class T>
 void requireSerializable(std::string_view operator_name) {
   if constexpr (!Serializable<K> || !kKeyStateSerializable<T>) {
-    throw InvalidProgramException(fmt::format(
-        "CEP operator '{}' cannot be snapshotted: its {} type {} has no TypeSerializer (give it a member "
-        "`auto fields() {{ return std::tie(a, b); }}` or specialize tidemark::TypeSerializer)",
-        operator_name, Serializable<K> ? "event" : "key",
-        demangle(Serializable<K> ? typeid(T).name() : typeid(K).name())));
+    throwUnserializableType(fmt::format("CEP operator '{}'", operator_name), Serializable<K> ? "event" : "key",
+                            demangle(Serializable<K> ? typeid(T).name() : typeid(K).name()));
   }
 }
 
@@ -178,60 +177,48 @@ StateTypes cepWakeTypes(const CompiledPattern<T>& pattern) {
 
 /// Every key's state; `for_each(f)` calls f(key, state).
 template <class K, class T, class ForEach>
-StateSnapshot writeCepKeys(ForEach&& for_each, const CompiledPattern<T>& pattern, KeyGroupRange range,
-                           const KeyGroupAssigner& groups, std::string_view operator_name) {
+StateSnapshot writeCepKeys(ForEach&& for_each, const CompiledPattern<T>& pattern, const KeyGroupAssigner& groups,
+                           std::string_view operator_name) {
   cep_snapshot_detail::requireSerializable<K, T>(operator_name);
   StateSnapshot snapshot{kCepKeysStateName, StateKind::VALUE, cepKeyTypes<K, T>(pattern), {}};
   if constexpr (Serializable<K> && cep_snapshot_detail::kKeyStateSerializable<T>) {
     // Keyed by their bytes, sorted: not the key table's hash order, so that
     // the same state makes the same bytes.
-    std::vector<std::vector<KeyBytesEntry>> by_group(
-        static_cast<std::size_t>(range.size()));
+    KeyGroupBlocks<KeyBytesEntry> blocks;
     for_each([&](const K& key, const CepKeyState<T>& state) {
-      by_group[static_cast<std::size_t>(groups.keyGroupOf(key) - range.start)].emplace_back(serializeToBytes(key),
-                                                                                         &state);
+      blocks.add(groups.keyGroupOf(key), {serializeToBytes(key), &state});
     });
-    for (std::size_t index = 0; index < by_group.size(); ++index) {
-      if (by_group[index].empty()) continue;
-      sortByKeyBytes(by_group[index]);
-      DataOutput out;
-      out.writeVarUint(by_group[index].size());
-      for (const auto& [key_bytes, state] : by_group[index]) {
-        out.writeBytes(key_bytes);
-        cep_snapshot_detail::writeKeyState<K>(*static_cast<const CepKeyState<T>*>(state), out);
-      }
-      snapshot.key_groups.emplace(range.start + static_cast<int>(index), out.takeBytes());
-    }
+    snapshot.key_groups = blocks.write(sortByKeyBytes, [](const KeyBytesEntry& entry, DataOutput& out) {
+      out.writeBytes(entry.first);
+      cep_snapshot_detail::writeKeyState<K>(*static_cast<const CepKeyState<T>*>(entry.second), out);
+    });
   }
   return snapshot;
 }
 
 /// Every pending wake-up; `for_each(f)` calls f(key, time, place).
 template <class K, class T, class ForEach>
-StateSnapshot writeCepWakes(ForEach&& for_each, const CompiledPattern<T>& pattern, KeyGroupRange range,
-                            const KeyGroupAssigner& groups, std::string_view operator_name) {
+StateSnapshot writeCepWakes(ForEach&& for_each, const CompiledPattern<T>& pattern, const KeyGroupAssigner& groups,
+                            std::string_view operator_name) {
   cep_snapshot_detail::requireSerializable<K, T>(operator_name);
   StateSnapshot snapshot{kCepWakesStateName, StateKind::VALUE, cepWakeTypes<K, T>(pattern), {}};
   if constexpr (Serializable<K>) {
-    std::vector<std::vector<std::tuple<const K*, Timestamp, std::uint64_t>>> by_group(
-        static_cast<std::size_t>(range.size()));
+    using Wake = std::tuple<const K*, Timestamp, std::uint64_t>;
+    KeyGroupBlocks<Wake> blocks;
     for_each([&](const K& key, Timestamp time, std::uint64_t place) {
-      by_group[static_cast<std::size_t>(groups.keyGroupOf(key) - range.start)].emplace_back(&key, time, place);
+      blocks.add(groups.keyGroupOf(key), {&key, time, place});
     });
-    for (std::size_t index = 0; index < by_group.size(); ++index) {
-      if (by_group[index].empty()) continue;
-      std::sort(by_group[index].begin(), by_group[index].end(), [](const auto& a, const auto& b) {
+    const auto by_time_and_place = [](std::vector<Wake>& wakes) {
+      std::sort(wakes.begin(), wakes.end(), [](const Wake& a, const Wake& b) {
         return std::tie(std::get<1>(a), std::get<2>(a)) < std::tie(std::get<1>(b), std::get<2>(b));
       });
-      DataOutput out;
-      out.writeVarUint(by_group[index].size());
-      for (const auto& [key, time, place] : by_group[index]) {
-        TypeSerializer<K>::serialize(*key, out);
-        out.writeFixed(time);
-        out.writeVarUint(place);
-      }
-      snapshot.key_groups.emplace(range.start + static_cast<int>(index), out.takeBytes());
-    }
+    };
+    snapshot.key_groups = blocks.write(by_time_and_place, [](const Wake& wake, DataOutput& out) {
+      const auto& [key, time, place] = wake;
+      TypeSerializer<K>::serialize(*key, out);
+      out.writeFixed(time);
+      out.writeVarUint(place);
+    });
   }
   return snapshot;
 }

@@ -103,6 +103,7 @@ class CoProcessOperator final : public TwoInputOperator<IN1, IN2, OUT> {
     runtime_context_ = this->context().runtimeContext();
     function_->setRuntimeContext(&runtime_context_);
     collector_.setOutput(&this->output());
+    this->initializeFunctionState(*function_);
     function_->open();
   }
   void close() override { function_->close(); }

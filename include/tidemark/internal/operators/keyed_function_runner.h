@@ -62,6 +62,7 @@ class KeyedFunctionRunner final : public TimerTarget<K, VoidNamespace> {
         collector_(&output) {
     if (op.isRestored()) restore(op.takeRestoredSnapshots(), op.context().key_group_range);
     function_.setRuntimeContext(&runtime_context_);
+    op.initializeFunctionState(function_);
     function_.open();
   }
 

@@ -12,6 +12,9 @@
 //   snapshots it restores), so an element that was late before the failure
 //   is late after it too. Flink starts again from no watermark; this is
 //   deliberate (docs/fault-tolerance.md).
+// - operator_state holds the lists of the operator's functions (and its own)
+//   that have no keys, with the subtask that wrote them; restored, they are
+//   redistributed by redistributeOperatorState().
 // - The snapshot is Serializable; its bytes are what a checkpoint stores.
 #pragma once
 
@@ -24,6 +27,7 @@
 
 #include "tidemark/core/time.h"
 #include "tidemark/internal/backends/keyed_state_snapshot.h"
+#include "tidemark/internal/state/operator_state_snapshot.h"
 #include "tidemark/internal/operators/timer_snapshot.h"
 #include "tidemark/serialization/type_serializer.h"
 
@@ -34,8 +38,9 @@ struct OperatorSnapshot {
   std::optional<KeyedStateSnapshot> keyed_state;
   std::optional<TimerSnapshot> timers;
   Timestamp current_watermark = kMinWatermark;
+  OperatorStateSnapshot operator_state;
 
-  auto fields() { return std::tie(checkpoint_id, keyed_state, timers, current_watermark); }
+  auto fields() { return std::tie(checkpoint_id, keyed_state, timers, current_watermark, operator_state); }
 };
 
 /// The keyed states of `snapshots`, for HeapKeyedStateBackend::restore().
@@ -54,6 +59,18 @@ inline std::vector<TimerSnapshot> timersOf(std::span<const OperatorSnapshot> sna
     if (snapshot.timers) timers.push_back(*snapshot.timers);
   }
   return timers;
+}
+
+/// The snapshot that subtask `subtask_index` of `parallelism` wrote itself,
+/// null if none (rescaled): state that cannot be redistributed restores from it.
+inline const OperatorSnapshot* ownSnapshot(std::span<const OperatorSnapshot> snapshots, int subtask_index,
+                                           int parallelism) {
+  for (const OperatorSnapshot& snapshot : snapshots) {
+    if (snapshot.operator_state.subtask_index == subtask_index && snapshot.operator_state.parallelism == parallelism) {
+      return &snapshot;
+    }
+  }
+  return nullptr;
 }
 
 /// Where a restored operator's event time starts: the least of the snapshots'.

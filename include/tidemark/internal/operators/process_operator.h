@@ -44,6 +44,7 @@ class ProcessOperator final : public OneInputOperator<IN, OUT> {
     runtime_context_ = this->context().runtimeContext();
     function_->setRuntimeContext(&runtime_context_);
     collector_.setOutput(&this->output());
+    this->initializeFunctionState(*function_);
     function_->open();
   }
   void close() override { function_->close(); }

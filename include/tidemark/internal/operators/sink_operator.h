@@ -20,6 +20,7 @@ class SinkOperator final : public OneInputOperator<T, NoOutput> {
   void open() override {
     runtime_context_ = this->context().runtimeContext();
     function_->setRuntimeContext(&runtime_context_);
+    this->initializeFunctionState(*function_);
     function_->open();
   }
   void finish() override { function_->finish(); }

@@ -1,9 +1,13 @@
 // The head of a source task: runs a SourceFunction and ends its output with the
-// MAX watermark when run() returns.
+// MAX watermark when run() returns. A source function that is a
+// CheckpointedFunction keeps its position in the operator's snapshots; the
+// snapshots also hold the last watermark the source emitted, so a restored
+// source does not emit it, or a lower one, again.
 #pragma once
 
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "tidemark/functions/source_function.h"
 #include "tidemark/internal/core/operator_failure.h"
@@ -24,30 +28,59 @@ class SourceOperatorBase : public OperatorBase {
 template <class T>
 class SourceOperator final : public SourceOperatorBase {
  public:
-  OperatorSnapshot snapshotState(std::int64_t) const override {
-    return this->refuseSnapshot("source position");
-  }
-
   explicit SourceOperator(std::unique_ptr<SourceFunction<T>> function) : function_(std::move(function)) {}
 
   std::type_index outputType() const override { return typeid(T); }
 
-  void open() override { function_->open(); }
+  OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const override {
+    return {checkpoint_id, {}, {}, running_ != nullptr ? running_->lastEmittedWatermark() : watermark_, {}};
+  }
+
+  void open() override {
+    if (this->isRestored()) {
+      const std::vector<OperatorSnapshot> snapshots = this->takeRestoredSnapshots();
+      const OperatorSnapshot* own = ownSnapshot(snapshots, context().subtask_index, context().parallelism);
+      watermark_ = own != nullptr ? own->current_watermark : restoredWatermark(snapshots);
+    }
+    this->initializeFunctionState(*function_);
+    function_->open();
+  }
   void close() override { function_->close(); }
 
   void runSource(SourceHooks& hooks) override {
     auto& output = *static_cast<Output<T>*>(mainOutputBase());
-    SourceContextImpl<T> ctx(output, hooks, context().subtask_index, context().parallelism);
-    callNamingFailures(
-        [this] { return context().description(); }, [] { return std::string("its input"); }, [&] { function_->run(ctx); });
-    // A bounded input ends with MAX, unless the source already sent it.
-    if (ctx.lastEmittedWatermark() != kMaxWatermark) emitWatermarkToAll(kMaxWatermark);
+    const Timestamp restored_watermark = watermark_;
+    SourceContextImpl<T> ctx(output, hooks, context().subtask_index, context().parallelism, restored_watermark);
+    {
+      RunningContext running(running_, ctx);
+      callNamingFailures(
+          [this] { return context().description(); }, [] { return std::string("its input"); },
+          [&] { function_->run(ctx); });
+    }
+    // A bounded input ends with MAX, unless the source sent it in this run.
+    const bool sent_max = ctx.lastEmittedWatermark() == kMaxWatermark && restored_watermark != kMaxWatermark;
+    watermark_ = kMaxWatermark;
+    if (!sent_max) emitWatermarkToAll(kMaxWatermark);
   }
 
   void cancelSource() override { function_->cancel(); }
 
  private:
+  /// Points `slot` at the running context for as long as it lives, however run() ends.
+  class RunningContext {
+   public:
+    RunningContext(const SourceContextImpl<T>*& slot, const SourceContextImpl<T>& ctx) : slot_(slot) { slot_ = &ctx; }
+    RunningContext(const RunningContext&) = delete;
+    RunningContext& operator=(const RunningContext&) = delete;
+    ~RunningContext() { slot_ = nullptr; }
+
+   private:
+    const SourceContextImpl<T>*& slot_;
+  };
+
   std::unique_ptr<SourceFunction<T>> function_;
+  const SourceContextImpl<T>* running_ = nullptr;  // while runSource() runs: what snapshots read
+  Timestamp watermark_ = kMinWatermark;            // the last one emitted, outside runSource()
 };
 
 }  // namespace tidemark::internal

@@ -16,9 +16,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <typeinfo>
 #include <stdexcept>
 #include <utility>
@@ -30,6 +32,8 @@
 #include "tidemark/core/output_tag.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/time.h"
+#include "tidemark/functions/checkpointed_function.h"
+#include "tidemark/functions/operator_state_store.h"
 #include "tidemark/functions/runtime_context.h"
 #include "tidemark/internal/operators/operator_snapshot.h"
 #include "tidemark/internal/operators/output.h"
@@ -97,21 +101,40 @@ class OperatorBase {
   /// Add this operator's own counters to `report` (read after the job ended).
   virtual void reportCounters(CounterReport& report) const { (void)report; }
 
-  /// The state this operator needs to go on after a restore, taken between
-  /// two records for checkpoint `checkpoint_id`. An operator without state
-  /// has nothing to add; an operator whose state cannot be snapshotted yet
-  /// throws InvalidProgramException naming itself, never an empty snapshot.
+  /// Everything this operator needs to go on after a restore, taken between
+  /// two records for checkpoint `checkpoint_id`: snapshotState(), then its
+  /// function's snapshotState() and the operator state (OperatorStateStore).
+  OperatorSnapshot snapshot(std::int64_t checkpoint_id);
+
+  /// The part of a snapshot this kind of operator holds itself; an operator
+  /// without state has nothing to add.
   virtual OperatorSnapshot snapshotState(std::int64_t checkpoint_id) const {
-    return {checkpoint_id, {}, {}, kMinWatermark};
+    return {checkpoint_id, {}, {}, kMinWatermark, {}};
   }
 
-  /// Before open(): the snapshots this subtask restores from (those of every
-  /// old subtask whose key groups it now owns). open() restores from them.
-  void initializeState(std::vector<OperatorSnapshot> snapshots) {
-    restored_ = std::move(snapshots);
-    is_restored_ = true;
-  }
+  /// After setup() and before open(): the snapshots of the old subtasks this
+  /// subtask restores from (each takes its key groups from them, and its
+  /// share of their operator state). open() restores from them.
+  void initializeState(std::vector<OperatorSnapshot> snapshots);
   bool isRestored() const { return is_restored_; }
+
+  /// The operator state of this subtask (created on first use, with what it restored).
+  OperatorStateStore& operatorStateStore();
+
+  /// For open(), before the function's open(): a function that is a
+  /// CheckpointedFunction gets its initializeState() now, and its
+  /// snapshotState() at every snapshot.
+  template <class F>
+  void initializeFunctionState(F& function) {
+    if constexpr (std::is_polymorphic_v<F>) {
+      checkpointed_function_ = dynamic_cast<CheckpointedFunction*>(&function);
+      if (checkpointed_function_ != nullptr) {
+        FunctionInitializationContext init(operatorStateStore(), is_restored_);
+        checkpointed_function_->initializeState(init);
+      }
+    }
+  }
+
   /// For open(): hands the snapshots over, so that the operator does not keep
   /// a second copy of the state it restored for as long as it runs.
   std::vector<OperatorSnapshot> takeRestoredSnapshots() { return std::exchange(restored_, {}); }
@@ -153,14 +176,6 @@ class OperatorBase {
     }
   }
 
-  /// For the operators whose state is not in snapshots yet: `what` names it.
-  /// Always throws; returns a snapshot only so that callers can return it.
-  OperatorSnapshot refuseSnapshot(std::string_view what) const {
-    throw InvalidProgramException(fmt::format(
-        "operator '{}' cannot be snapshotted yet: its {} are not in snapshots (docs/fault-tolerance.md)",
-        context_.name, what));
-  }
-
   /// The side output wired for `tag_id`; null when nobody reads it.
   OutputBase* sideOutput(int tag_id) const {
     for (const auto& [id, output] : side_outputs_) {
@@ -176,6 +191,9 @@ class OperatorBase {
   std::vector<std::pair<int, OutputBase*>> side_outputs_;
   std::vector<OperatorSnapshot> restored_;
   bool is_restored_ = false;
+  std::vector<OperatorListStateSnapshot> restored_operator_state_;  // until the store takes it
+  std::unique_ptr<OperatorStateStore> operator_state_store_;
+  CheckpointedFunction* checkpointed_function_ = nullptr;
 };
 
 /// An operator with one input of type IN and a main output of type OUT.

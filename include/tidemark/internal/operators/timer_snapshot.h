@@ -27,9 +27,10 @@
 #include <fmt/format.h>
 
 #include "tidemark/core/describe.h"
-#include "tidemark/core/job_execution_result.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/time.h"
+#include "tidemark/internal/core/key_group_blocks.h"
+#include "tidemark/internal/core/unserializable_type.h"
 #include "tidemark/internal/operators/internal_timer_service.h"
 #include "tidemark/serialization/serialization_error.h"
 #include "tidemark/serialization/type_serializer.h"
@@ -49,33 +50,29 @@ namespace timer_snapshot_detail {
 template <class K, class N>
 void requireSerializableTimers() {
   if constexpr (!Serializable<K> || !Serializable<N>) {
-    throw InvalidProgramException(fmt::format(
-        "the timers of key type {} and namespace type {} cannot be snapshotted: the {} type has no TypeSerializer",
-        demangle(typeid(K).name()), demangle(typeid(N).name()), Serializable<K> ? "namespace" : "key"));
+    const std::string key = demangle(typeid(K).name());
+    const std::string ns = demangle(typeid(N).name());
+    throwUnserializableType(fmt::format("the timers of key type {} and namespace type {}", key, ns),
+                            Serializable<K> ? "namespace" : "key", Serializable<K> ? ns : key);
   }
 }
 
 /// One domain's timers, by key group, in firing order.
 template <class K, class N, class ForEach>
 std::map<int, std::string> write(ForEach&& for_each, const KeyGroupAssigner& groups) {
-  std::map<int, std::vector<std::tuple<const K*, const N*, Timestamp, std::uint64_t>>> by_group;
+  using Timer = std::tuple<const K*, const N*, Timestamp, std::uint64_t>;
+  KeyGroupBlocks<Timer> blocks;
   std::uint64_t sequence = 0;
   for_each([&](const K& key, const N& ns, Timestamp time) {
-    by_group[groups.keyGroupOf(key)].emplace_back(&key, &ns, time, sequence++);
+    blocks.add(groups.keyGroupOf(key), {&key, &ns, time, sequence++});
   });
-  std::map<int, std::string> bytes;
-  for (const auto& [group, timers] : by_group) {
-    DataOutput out;
-    out.writeVarUint(timers.size());
-    for (const auto& [key, ns, time, place] : timers) {
-      TypeSerializer<K>::serialize(*key, out);
-      TypeSerializer<N>::serialize(*ns, out);
-      out.writeFixed(time);
-      out.writeVarUint(place);
-    }
-    bytes.emplace(group, out.takeBytes());
-  }
-  return bytes;
+  return blocks.write(kAsGathered, [](const Timer& timer, DataOutput& out) {
+    const auto& [key, ns, time, place] = timer;
+    TypeSerializer<K>::serialize(*key, out);
+    TypeSerializer<N>::serialize(*ns, out);
+    out.writeFixed(time);
+    out.writeVarUint(place);
+  });
 }
 
 template <class K, class N>

@@ -33,15 +33,14 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/describe.h"
-#include "tidemark/core/job_execution_result.h"
 #include "tidemark/core/void_namespace.h"
+#include "tidemark/internal/core/unserializable_type.h"
 #include "tidemark/internal/state/state_object.h"
 #include "tidemark/serialization/key_bytes_order.h"
 #include "tidemark/serialization/type_serializer.h"
@@ -440,10 +439,7 @@ class HeapStateBase : public Interface, public StateObject {
   }
 
   [[noreturn]] void throwUnserializable(const char* part, const std::string& type) const {
-    throw InvalidProgramException(fmt::format(
-        "state '{}' cannot be snapshotted: its {} type {} has no TypeSerializer (give it a member "
-        "`auto fields() {{ return std::tie(a, b); }}` or specialize tidemark::TypeSerializer)",
-        table_.name(), part, type));
+    throwUnserializableType("state '" + table_.name() + "'", part, type);
   }
 
   StateKind kind_;

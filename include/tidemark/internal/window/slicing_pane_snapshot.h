@@ -36,6 +36,8 @@
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/time.h"
 #include "tidemark/internal/backends/keyed_state_snapshot.h"
+#include "tidemark/internal/core/key_group_blocks.h"
+#include "tidemark/internal/core/unserializable_type.h"
 #include "tidemark/serialization/serialization_error.h"
 #include "tidemark/serialization/type_serializer.h"
 
@@ -65,11 +67,9 @@ StateTypes paneTypes() {
 template <class K, class ACC>
 void requireSerializable(std::string_view operator_name) {
   if constexpr (!Serializable<K> || !Serializable<ACC>) {
-    throw InvalidProgramException(fmt::format(
-        "window operator '{}' cannot be snapshotted: its {} type {} has no TypeSerializer (give it a member "
-        "`auto fields() {{ return std::tie(a, b); }}` or specialize tidemark::TypeSerializer)",
-        operator_name, Serializable<K> ? "accumulator" : "key",
-        demangle(Serializable<K> ? typeid(ACC).name() : typeid(K).name())));
+    throwUnserializableType(fmt::format("window operator '{}'", operator_name),
+                            Serializable<K> ? "accumulator" : "key",
+                            demangle(Serializable<K> ? typeid(ACC).name() : typeid(K).name()));
   }
 }
 
@@ -77,34 +77,29 @@ void requireSerializable(std::string_view operator_name) {
 
 /// `for_each(f)` calls f(pane_start, key, accumulator, place) for every entry.
 template <class K, class ACC, class ForEach>
-StateSnapshot writePanes(ForEach&& for_each, KeyGroupRange range, const KeyGroupAssigner& groups,
-                         std::string_view operator_name) {
+StateSnapshot writePanes(ForEach&& for_each, const KeyGroupAssigner& groups, std::string_view operator_name) {
   slicing_pane_detail::requireSerializable<K, ACC>(operator_name);
   StateSnapshot snapshot{kSlicingPanesStateName, StateKind::VALUE, {}, {}};
   if constexpr (Serializable<K> && Serializable<ACC>) {
     snapshot.types = slicing_pane_detail::paneTypes<K, ACC>();
-    std::vector<std::vector<std::tuple<Timestamp, const K*, const ACC*, std::uint64_t>>> by_group(
-        static_cast<std::size_t>(range.size()));
+    using Entry = std::tuple<Timestamp, const K*, const ACC*, std::uint64_t>;
+    KeyGroupBlocks<Entry> blocks;
     for_each([&](Timestamp pane_start, const K& key, const ACC& accumulator, std::uint64_t place) {
-      by_group[static_cast<std::size_t>(groups.keyGroupOf(key) - range.start)].emplace_back(pane_start, &key,
-                                                                                         &accumulator, place);
+      blocks.add(groups.keyGroupOf(key), {pane_start, &key, &accumulator, place});
     });
-    for (std::size_t index = 0; index < by_group.size(); ++index) {
-      if (by_group[index].empty()) continue;
-      // By pane and place, not the tables' hash order: the same panes make the same bytes.
-      std::sort(by_group[index].begin(), by_group[index].end(), [](const auto& a, const auto& b) {
+    // By pane and place, not the tables' hash order.
+    const auto by_pane_and_place = [](std::vector<Entry>& entries) {
+      std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
         return std::tie(std::get<0>(a), std::get<3>(a)) < std::tie(std::get<0>(b), std::get<3>(b));
       });
-      DataOutput out;
-      out.writeVarUint(by_group[index].size());
-      for (const auto& [pane_start, key, accumulator, place] : by_group[index]) {
-        out.writeFixed(pane_start);
-        TypeSerializer<K>::serialize(*key, out);
-        TypeSerializer<ACC>::serialize(*accumulator, out);
-        out.writeVarUint(place);
-      }
-      snapshot.key_groups.emplace(range.start + static_cast<int>(index), out.takeBytes());
-    }
+    };
+    snapshot.key_groups = blocks.write(by_pane_and_place, [](const Entry& entry, DataOutput& out) {
+      const auto& [pane_start, key, accumulator, place] = entry;
+      out.writeFixed(pane_start);
+      TypeSerializer<K>::serialize(*key, out);
+      TypeSerializer<ACC>::serialize(*accumulator, out);
+      out.writeVarUint(place);
+    });
   }
   return snapshot;
 }

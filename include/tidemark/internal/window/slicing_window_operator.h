@@ -296,7 +296,7 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
             for (const auto& [key, slot] : pane->slots) f(pane->start, key, slot.accumulator, slot.order);
           }
         },
-        context.key_group_range, KeyGroupAssigner(context.max_parallelism), context.name));
+        KeyGroupAssigner(context.max_parallelism), context.name));
     std::sort(keyed.states.begin(), keyed.states.end(),
               [](const StateSnapshot& a, const StateSnapshot& b) { return a.name < b.name; });
     return {checkpoint_id, std::move(keyed), std::nullopt, watermark_};
@@ -334,11 +334,7 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
     }
     current_ = nullptr;
     watermark_ = watermark;
-    // What fireSliding() leaves after this watermark: every window ending
-    // at or before it is closed.
-    if (!grid_.isTumbling() && watermark_ != kMinWatermark && watermark_ != kMaxWatermark) {
-      fired_end_ = TimeWindow::getWindowStartWithOffset(watermark_ + 1, grid_.offset + grid_.size, grid_.slide);
-    }
+    if (!grid_.isTumbling()) closeWindowsUpToWatermark();  // what fireSliding() left at this watermark
   }
 
   // Arrival numbers count as dense while they span fewer than this many
@@ -494,14 +490,17 @@ class SlicingWindowOperator final : public OneInputOperator<IN, typename Aggrega
       fired_end_ = end;
       while (!panes_.empty() && panes_.front()->start < end + grid_.slide - grid_.size) releaseFrontPane();
     }
-    // Every window that ends at or before the watermark is closed, with data
-    // or not: an element arriving later belongs only to windows after it (the
-    // general operator skips late windows the same way).
-    if (watermark_ != kMaxWatermark) {
-      const Timestamp closed_end =
-          TimeWindow::getWindowStartWithOffset(watermark_ + 1, grid_.offset + grid_.size, grid_.slide);
-      if (!fired_end_ || closed_end > *fired_end_) fired_end_ = closed_end;
-    }
+    closeWindowsUpToWatermark();
+  }
+
+  /// Every window that ends at or before the watermark is closed, with data
+  /// or not: an element arriving later belongs only to windows after it (the
+  /// general operator skips late windows the same way).
+  void closeWindowsUpToWatermark() {
+    if (watermark_ == kMinWatermark || watermark_ == kMaxWatermark) return;
+    const Timestamp closed_end =
+        TimeWindow::getWindowStartWithOffset(watermark_ + 1, grid_.offset + grid_.size, grid_.slide);
+    if (!fired_end_ || closed_end > *fired_end_) fired_end_ = closed_end;
   }
 
   void emitSlidingWindow(Timestamp start, Timestamp end) {

@@ -1,0 +1,96 @@
+// ScriptedSource keeps each script's position in checkpoints: restored, a
+// script's steps stay due when they were; rescaled from two subtasks to one,
+// the one plays both scripts merged by due instant.
+#include "tidemark/connectors/scripted_source.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/source_replay.h"
+#include "tidemark/testing/source_function_harness.h"
+
+namespace tidemark {
+namespace {
+
+using Source = ScriptedSource<std::string>;
+using Values = std::vector<std::string>;
+
+/// Runs subtask `index` of two until `records` records went out and snapshots there.
+OperatorSubtaskState snapshotOfSubtask(const Source& source, int index, std::size_t records) {
+  SourceFunctionTestHarness<std::string> harness(source, OperatorTestHarnessOptions::subtask(index, 2));
+  harness.open();
+  return harness.runUntilSnapshot(records, 1);
+}
+
+const Source kTwoScripts({{{10, "a1", {}}, {30, "a2", {}}, {50, "a3", {}}}, {{20, "b1", {}}, {40, "b2", {}}}});
+
+TEST(ScriptedSourceTest, RestoredAfterAnyStepItPlaysTheRestOfItsScript) {
+  // Two steps at one instant, steps with and without a timestamp.
+  const Source source = Source::single({{10, "x", 5}, {10, "y", 6}, {25, "z", {}}, {40, "w", 30}});
+  testing_support::expectRestoreAtEveryRecordReplaysExactly<std::string>(source, 4);
+}
+
+TEST(ScriptedSourceTest, RestoredStepsStayDueWhenTheyWere) {
+  SourceFunctionTestHarness<std::string> first(Source::single({{10, "x", {}}, {25, "y", {}}, {40, "z", {}}}));
+  first.open();
+  const OperatorSubtaskState state = first.runUntilSnapshot(1, 1);
+
+  SourceFunctionTestHarness<std::string> second(Source::single({{10, "x", {}}, {25, "y", {}}, {40, "z", {}}}));
+  second.initializeState(state);
+  second.open();
+  second.run();
+  EXPECT_EQ(second.extractOutputValues(), (Values{"y", "z"}));
+  EXPECT_EQ(second.getProcessingTime(), 40);
+}
+
+TEST(ScriptedSourceTest, RescaledFromTwoSubtasksToOneItPlaysBothScriptsByDueInstant) {
+  const std::vector<OperatorSubtaskState> states{snapshotOfSubtask(kTwoScripts, 0, 1),
+                                                 snapshotOfSubtask(kTwoScripts, 1, 1)};
+  SourceFunctionTestHarness<std::string> restored(kTwoScripts);
+  restored.initializeState(states);
+  restored.open();
+  restored.run();
+  EXPECT_EQ(restored.extractOutputValues(), (Values{"a2", "b2", "a3"}));
+  EXPECT_EQ(restored.getProcessingTime(), 50);
+}
+
+TEST(ScriptedSourceTest, RestoredAtTheSameParallelismEachSubtaskPlaysItsOwnScript) {
+  const std::vector<OperatorSubtaskState> states{snapshotOfSubtask(kTwoScripts, 0, 2),
+                                                 snapshotOfSubtask(kTwoScripts, 1, 1)};
+  std::vector<Values> played;
+  for (int index = 0; index < 2; ++index) {
+    SourceFunctionTestHarness<std::string> restored(kTwoScripts, OperatorTestHarnessOptions::subtask(index, 2));
+    restored.initializeState(states);
+    restored.open();
+    restored.run();
+    played.push_back(restored.extractOutputValues());
+  }
+  EXPECT_EQ(played, (std::vector<Values>{{"a3"}, {"b2"}}));
+}
+
+TEST(ScriptedSourceTest, ARestoredSourceStillEndsWhereEndAtSays) {
+  Source source = Source::single({{10, "x", {}}, {20, "y", {}}});
+  source.endAt(100);
+  SourceFunctionTestHarness<std::string> first(source);
+  first.open();
+  const OperatorSubtaskState state = first.runUntilSnapshot(1, 1);
+  SourceFunctionTestHarness<std::string> second(source);
+  second.initializeState(state);
+  second.open();
+  second.run();
+  EXPECT_EQ(second.extractOutputValues(), (Values{"y"}));
+  EXPECT_EQ(second.getProcessingTime(), 100);
+}
+
+TEST(ScriptedSourceTest, ARestoredPositionOfAScriptTheSourceDoesNotHaveFailsTheJob) {
+  const std::vector<OperatorSubtaskState> states{snapshotOfSubtask(kTwoScripts, 0, 1),
+                                                 snapshotOfSubtask(kTwoScripts, 1, 1)};
+  testing_support::expectRestoredRunFails<std::string>(
+      Source::single({{10, "only", {}}}), states,
+      "ScriptedSource: the restored position names script 1, but the source has 1 scripts");
+}
+
+}  // namespace
+}  // namespace tidemark
