@@ -14,6 +14,7 @@ set(TIDEMARK_LAYERS
   core                 # time, records, keys, tags, describe(): no dependencies
   serialization        # TypeSerializer, the byte format of state and checkpoints
   internal/core        # engine utilities: allocator, operator failure reports
+  internal/checkpoint  # checkpoint storage: chk-<id> directories and their _metadata
   internal/time        # processing-time services, the watermark valve
   state                # user state: descriptors and state interfaces
   internal/state       # the heap states: typed state tables in memory

@@ -1,11 +1,6 @@
 // readTextFile, in real time and in simulated time (a file source never
 // waits, so it must behave the same in both).
-#include <unistd.h>
-
-#include <algorithm>
-#include <filesystem>
 #include <iterator>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/scratch_directory.h"
 #include "support/source_replay.h"
 #include "tidemark/connectors/text_file_source.h"
 #include "tidemark/testing/source_function_harness.h"
@@ -25,36 +21,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-/// A directory of its own per process and test, so parallel ctest runs never share files.
-class ScratchDirectory {
- public:
-  ScratchDirectory() {
-    std::string test_name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::replace(test_name.begin(), test_name.end(), '/', '-');
-    dir_ = std::filesystem::temp_directory_path() / fmt::format("tidemark-text-file-{}-{}", ::getpid(), test_name);
-    std::filesystem::create_directories(dir_);
-  }
-  ScratchDirectory(const ScratchDirectory&) = delete;
-  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-  ~ScratchDirectory() {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-
-  const std::filesystem::path& path() const { return dir_; }
-
-  std::string writeFile(const std::string& name, const std::string& content) const {
-    const std::filesystem::path path = dir_ / name;
-    std::ofstream file(path, std::ios::out | std::ios::binary | std::ios::trunc);
-    file << content;
-    file.close();
-    if (!file) throw std::runtime_error("cannot write " + path.string());
-    return path.string();
-  }
-
- private:
-  std::filesystem::path dir_;
-};
+using testing_support::ScratchDirectory;
 
 class TextFileSourceTest : public ::testing::TestWithParam<bool> {
  protected:
@@ -88,7 +55,7 @@ class TextFileSourceTest : public ::testing::TestWithParam<bool> {
     return "";
   }
 
-  ScratchDirectory scratch_;
+  ScratchDirectory scratch_{"text-file"};
 };
 
 TEST_P(TextFileSourceTest, LinesAreExact) {
@@ -135,14 +102,14 @@ INSTANTIATE_TEST_SUITE_P(Time, TextFileSourceTest, ::testing::Values(false, true
 // Its position: the byte offset of the next line, in checkpoints.
 
 TEST(TextFileSourcePositionTest, RestoredAfterAnyLineItReadsOnFromTheNextOne) {
-  ScratchDirectory scratch;
+  ScratchDirectory scratch("text-file");
   // "\r\n" and "\n" endings, an empty line, and a last line without an ending.
   const std::string path = scratch.writeFile("lines.txt", "alpha\r\nbeta\n\ngamma\r\ndelta");
   testing_support::expectRestoreAtEveryRecordReplaysExactly<std::string>(TextFileSource(path), 5);
 }
 
 TEST(TextFileSourcePositionTest, ASnapshotAfterTheLastLineRestoresToNothingMore) {
-  ScratchDirectory scratch;
+  ScratchDirectory scratch("text-file");
   const std::string path = scratch.writeFile("lines.txt", "a\nb\n");
   EXPECT_EQ(testing_support::runWithRestoreAfter<std::string>(TextFileSource(path), 2),
             (testing_support::Lines{"Record(a, no timestamp)", "Record(b, no timestamp)",
@@ -150,7 +117,7 @@ TEST(TextFileSourcePositionTest, ASnapshotAfterTheLastLineRestoresToNothingMore)
 }
 
 TEST(TextFileSourcePositionTest, ARestoredOffsetBeyondTheFileFailsNamingTheFile) {
-  ScratchDirectory scratch;
+  ScratchDirectory scratch("text-file");
   const std::string path = scratch.writeFile("lines.txt", "first line\nsecond line\n");
   SourceFunctionTestHarness<std::string> first(TextFileSource{path});
   first.open();

@@ -4,7 +4,10 @@
 // yields a value or throws SerializationError; anything else (another
 // exception, a crash, a leak, undefined behaviour, an allocation the input
 // cannot justify) is a finding. A value that was read must survive a round
-// trip: serialized again and read back, it is equal.
+// trip: serialized again and read back, it is equal. The same holds for a
+// checkpoint's _metadata file, fed as it is and framed with a valid header
+// and checksum (which random bytes would almost never have), so that the
+// fuzzer reaches the parser behind the checksum.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -18,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "tidemark/internal/checkpoint/checkpoint_metadata.h"
 #include "tidemark/serialization/absl_serializers.h"
 #include "tidemark/serialization/type_serializer.h"
 #include "tidemark/windowing/window_serializers.h"
@@ -45,6 +49,24 @@ void decodeAndRoundTrip(std::string_view bytes) {
   if (!(tidemark::deserializeFromBytes<T>(tidemark::serializeToBytes(value)) == value)) std::abort();
 }
 
+void decodeCheckpointMetadata(std::string_view bytes) {
+  using tidemark::internal::decodeMetadata;
+  std::string framed(tidemark::internal::kCheckpointMagic);
+  for (int shift = 0; shift < 32; shift += 8) {
+    framed += static_cast<char>((tidemark::internal::kCheckpointFormatVersion >> shift) & 0xff);
+  }
+  framed += bytes;
+  const std::uint32_t crc = tidemark::internal::crc32Of(framed);
+  for (int shift = 0; shift < 32; shift += 8) framed += static_cast<char>((crc >> shift) & 0xff);
+  for (const std::string_view candidate : {bytes, std::string_view(framed)}) {
+    try {
+      const auto metadata = decodeMetadata(candidate, "fuzz");
+      if (!(decodeMetadata(tidemark::internal::encodeMetadata(metadata), "fuzz") == metadata)) std::abort();
+    } catch (const tidemark::SerializationError&) {
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -57,5 +79,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   decodeAndRoundTrip<std::vector<Event>>(bytes);
   decodeAndRoundTrip<std::vector<std::pair<tidemark::TimeWindow, tidemark::GlobalWindow>>>(bytes);
   decodeAndRoundTrip<absl::flat_hash_map<std::string, std::vector<std::tuple<>>>>(bytes);
+  decodeCheckpointMetadata(bytes);
   return 0;
 }
