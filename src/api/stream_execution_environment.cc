@@ -61,6 +61,22 @@ StreamExecutionEnvironment& StreamExecutionEnvironment::enableSimulatedTime(Time
   return *this;
 }
 
+StreamExecutionEnvironment& StreamExecutionEnvironment::enableCheckpointing(Duration interval, CheckpointingMode mode) {
+  settings_.checkpoint.setCheckpointInterval(interval).setCheckpointingMode(mode);
+  return *this;
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::setRestorePath(std::string path) {
+  if (path.empty()) throw std::invalid_argument("setRestorePath(\"\"): the path is empty");
+  settings_.restore_path = std::move(path);
+  return *this;
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::setAllowNonRestoredState(bool allow) {
+  settings_.allow_non_restored_state = allow;
+  return *this;
+}
+
 DataStreamSource<std::string> StreamExecutionEnvironment::socketTextStream(const std::string& host, int port,
                                                                            char delimiter, long max_retry) {
   // The source rejects a bad port or retry count now, while the job is

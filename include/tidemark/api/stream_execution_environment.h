@@ -70,6 +70,23 @@ class StreamExecutionEnvironment {
   StreamExecutionEnvironment& enableSimulatedTime(Timestamp start_instant = 0);
   bool isSimulatedTime() const { return settings_.simulated_start.has_value(); }
 
+  /// Take a checkpoint every `interval` ms of processing time (the
+  /// simulated clock in simulated time). See docs/fault-tolerance.md.
+  StreamExecutionEnvironment& enableCheckpointing(Duration interval,
+                                                  CheckpointingMode mode = CheckpointingMode::EXACTLY_ONCE);
+  CheckpointConfig& getCheckpointConfig() { return settings_.checkpoint; }
+  const CheckpointConfig& getCheckpointConfig() const { return settings_.checkpoint; }
+
+  /// Start from a checkpoint or savepoint: its directory (`chk-<id>`), or a
+  /// checkpoint storage directory, meaning its latest completed checkpoint.
+  /// Operators are matched by uid (or their generated id: the same program
+  /// gets the same ids).
+  StreamExecutionEnvironment& setRestorePath(std::string path);
+  const std::string& getRestorePath() const { return settings_.restore_path; }
+  /// Whether state of an operator that this job lacks is skipped (true) or
+  /// fails the restore (false, the default).
+  StreamExecutionEnvironment& setAllowNonRestoredState(bool allow);
+
   ExecutionConfig& getConfig() { return config_; }
   const ExecutionConfig& getConfig() const { return config_; }
 

@@ -19,11 +19,26 @@ struct OperatorMetrics {
   std::vector<std::pair<std::string, std::uint64_t>> counters;
 };
 
+/// What the job's checkpoints did; the comments give Flink's metric names.
+struct CheckpointStatistics {
+  std::uint64_t number_of_completed_checkpoints = 0;  // numberOfCompletedCheckpoints
+  std::uint64_t number_of_failed_checkpoints = 0;     // numberOfFailedCheckpoints
+  std::int64_t last_checkpoint_duration = -1;         // lastCheckpointDuration, ms on the job's clock; -1: none
+  std::uint64_t last_checkpoint_size = 0;             // lastCheckpointSize, bytes
+  std::int64_t last_checkpoint_restore_timestamp = -1;  // lastCheckpointRestoreTimestamp; -1: not restored
+  std::uint64_t num_restarts = 0;                     // numRestarts
+  std::string last_checkpoint_path;                   // lastCheckpointExternalPath; empty: in memory
+  std::string last_failure_reason;                    // why the last failed checkpoint failed
+};
+
 class JobExecutionResult {
  public:
   JobExecutionResult(std::string job_name, std::chrono::nanoseconds net_runtime,
-                     std::vector<OperatorMetrics> operators)
-      : job_name_(std::move(job_name)), net_runtime_(net_runtime), operators_(std::move(operators)) {}
+                     std::vector<OperatorMetrics> operators, CheckpointStatistics checkpoints = {})
+      : job_name_(std::move(job_name)),
+        net_runtime_(net_runtime),
+        operators_(std::move(operators)),
+        checkpoints_(std::move(checkpoints)) {}
 
   const std::string& getJobName() const { return job_name_; }
   /// Wall time from the start of the first task to the end of the last.
@@ -32,6 +47,7 @@ class JobExecutionResult {
     return std::chrono::duration_cast<std::chrono::milliseconds>(net_runtime_).count();
   }
   const std::vector<OperatorMetrics>& getOperatorMetrics() const { return operators_; }
+  const CheckpointStatistics& getCheckpointStatistics() const { return checkpoints_; }
   /// Records received by the operator named `name` (0 if there is none).
   std::uint64_t recordsIn(const std::string& name) const {
     for (const auto& op : operators_) {
@@ -54,6 +70,7 @@ class JobExecutionResult {
   std::string job_name_;
   std::chrono::nanoseconds net_runtime_;
   std::vector<OperatorMetrics> operators_;
+  CheckpointStatistics checkpoints_;
 };
 
 /// The job failed: the message names the operator, the subtask and the

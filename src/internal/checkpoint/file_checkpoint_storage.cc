@@ -248,6 +248,18 @@ std::vector<std::int64_t> FileCheckpointStorage::completedCheckpoints() const {
   return listCheckpoints(directory_).completed;
 }
 
+std::int64_t FileCheckpointStorage::highestCheckpointId() const {
+  const CheckpointDirectories found = listCheckpoints(directory_);
+  std::int64_t highest = found.completed.empty() ? 0 : found.completed.back();
+  for (const std::int64_t id : found.unfinished) highest = std::max(highest, id);
+  return highest;
+}
+
+void FileCheckpointStorage::remove(std::int64_t checkpoint_id) {
+  const fs::path directory = checkpointDirectory(directory_, checkpoint_id);
+  if (fs::exists(directory)) removeAll(directory);
+}
+
 std::optional<CompletedCheckpoint> FileCheckpointStorage::latest() const {
   const std::vector<std::int64_t> completed = completedCheckpoints();
   if (completed.empty()) return std::nullopt;

@@ -5,15 +5,19 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "tidemark/internal/runtime/checkpoint_coordinator.h"
 #include "tidemark/internal/runtime/job_context.h"
 #include "tidemark/internal/runtime/operator_time_service.h"
 #include "tidemark/internal/runtime/real_time_executor.h"
 #include "tidemark/internal/runtime/signal_cancellation.h"
 #include "tidemark/internal/runtime/simulated_executor.h"
+#include "tidemark/serialization/type_serializer.h"
 
 namespace tidemark::internal {
 namespace {
@@ -29,6 +33,8 @@ class Executor {
     }
   }
   bool simulated() const { return simulated_ != nullptr; }
+  /// The processing time now, on the job's clock.
+  Timestamp now() const { return simulated_ ? simulated_->now() : wallClockMillis(); }
   std::unique_ptr<ProcessingTimeService> createTimeService(Task& task) {
     return simulated_ ? simulated_->createTimeService(task) : real_->createTimeService(task);
   }
@@ -55,6 +61,7 @@ class JobPlan {
       : graph_(graph), settings_(settings), executor_(settings) {}
 
   void build() {
+    if (!settings_.restore_path.empty()) loadRestoredState();
     resolveParallelism();
     resolvePartitioning();
     throwIfInvalid();
@@ -63,9 +70,18 @@ class JobPlan {
     createChannels();
     for (std::size_t n = 0; n < graph_.size(); ++n) wireOutputs(static_cast<int>(n));
     wireInputs();
+    refuseUnmatchedRestoredState();
   }
 
   void run(JobContext& job) {
+    if (settings_.checkpoint.isCheckpointingEnabled()) {
+      coordinator_ = std::make_unique<CheckpointCoordinator>(settings_.checkpoint, job);
+      const Timestamp start = executor_.now();
+      for (auto& task : tasks_) task->enableCheckpointing(*coordinator_, coordinator_->registerTask(*task));
+      for (auto& task : tasks_) {
+        if (task->isSource()) task->scheduleCheckpointTriggers(start);
+      }
+    }
     for (auto& channel : channels_) {
       ChannelBase* c = channel.get();
       job.onCancel([c] { c->cancel(); });
@@ -73,6 +89,17 @@ class JobPlan {
     std::vector<Task*> tasks;
     for (auto& task : tasks_) tasks.push_back(task.get());
     executor_.run(tasks, job);
+  }
+
+  /// The checkpoints' statistics, after the job ended as `end`.
+  CheckpointStatistics endCheckpoints(JobEnd end) {
+    CheckpointStatistics statistics;
+    if (coordinator_) {
+      coordinator_->jobEnded(end);
+      statistics = coordinator_->statistics();
+    }
+    statistics.last_checkpoint_restore_timestamp = restore_timestamp_;
+    return statistics;
   }
 
   std::vector<OperatorMetrics> metrics() const {
@@ -177,6 +204,57 @@ class JobPlan {
     }
   }
 
+  /// The id an operator's state has in checkpoints: its uid, or one made of
+  /// its place in the graph and its name (the same program, the same ids).
+  std::string operatorId(int n) const {
+    const StreamNode& sn = node(n);
+    return sn.uid.empty() ? fmt::format("auto-{}-{}", n, sn.name) : sn.uid;
+  }
+
+  /// Reads the checkpoint to restore and decodes every subtask's snapshot.
+  void loadRestoredState() {
+    const std::filesystem::path path(settings_.restore_path);
+    std::optional<CompletedCheckpoint> checkpoint;
+    try {
+      if (std::filesystem::exists(path / "_metadata")) {
+        checkpoint = readCheckpoint(path);
+      } else if (std::filesystem::is_directory(path)) {
+        checkpoint = FileCheckpointStorage(path).latest();
+        if (!checkpoint) throw CheckpointStorageError(fmt::format("{} holds no completed checkpoint", path.string()));
+      } else {
+        throw CheckpointStorageError(fmt::format("{} is neither a checkpoint nor a checkpoint directory", path.string()));
+      }
+      for (const auto& [operator_id, subtasks] : checkpoint->states) {
+        for (const auto& [subtask, bytes] : subtasks) {
+          try {
+            restored_[operator_id].push_back(deserializeFromBytes<OperatorSnapshot>(bytes));
+          } catch (const std::exception& error) {
+            throw SerializationError(fmt::format("the state of operator '{}' subtask {} in {}: {}", operator_id,
+                                                 subtask + 1, checkpoint->directory.string(), error.what()));
+          }
+        }
+      }
+    } catch (const std::exception& error) {
+      throw JobExecutionException(fmt::format("cannot restore from {}: {}", path.string(), error.what()));
+    }
+    restored_from_ = checkpoint->directory.string();
+    restore_timestamp_ = executor_.now();
+  }
+
+  /// A restored operator state that no operator of this job takes.
+  void refuseUnmatchedRestoredState() const {
+    if (settings_.allow_non_restored_state) return;
+    std::set<std::string> ids;
+    for (std::size_t n = 0; n < graph_.size(); ++n) ids.insert(operatorId(static_cast<int>(n)));
+    for (const auto& [operator_id, snapshots] : restored_) {
+      if (ids.count(operator_id) != 0) continue;
+      throw JobExecutionException(fmt::format(
+          "cannot restore from {}: it holds state of operator '{}', which this job does not have (give the "
+          "operator the same uid, or setAllowNonRestoredState(true) to skip that state)",
+          restored_from_, operator_id));
+    }
+  }
+
   void addOperator(Task& task, int n, int subtask) {
     const StreamNode& sn = node(n);
     const int p = parallelism_[static_cast<std::size_t>(n)];
@@ -190,7 +268,9 @@ class JobPlan {
     context.time_service = &task.own(std::make_unique<OperatorTimeService>(task.timeService(), context.description()));
     auto op = sn.createOperator();
     op->setup(std::move(context));
-    operators_[static_cast<std::size_t>(n)].push_back(&task.addOperator(std::move(op)));
+    const std::string id = operatorId(n);
+    if (auto restored = restored_.find(id); restored != restored_.end()) op->initializeState(restored->second);
+    operators_[static_cast<std::size_t>(n)].push_back(&task.addOperator(std::move(op), id));
     tasks_of_[static_cast<std::size_t>(n)].push_back(&task);
   }
 
@@ -310,6 +390,10 @@ class JobPlan {
   std::vector<std::vector<Task*>> tasks_of_;
   std::vector<std::unique_ptr<ChannelBase>> channels_;
   std::vector<std::vector<std::vector<std::vector<ChannelBase*>>>> channels_of_;
+  std::map<std::string, std::vector<OperatorSnapshot>> restored_;  // operator id -> every old subtask's snapshot
+  std::string restored_from_;
+  Timestamp restore_timestamp_ = -1;
+  std::unique_ptr<CheckpointCoordinator> coordinator_;
 };
 
 const char* signalName(int signal) {
@@ -336,6 +420,8 @@ JobExecutionResult runJob(const StreamGraph& graph, const ExecutionSettings& set
   const auto runtime = std::chrono::steady_clock::now() - start;
   const int signal = signals ? signals->signal() : 0;
   signals.reset();
+  const CheckpointStatistics checkpoints =
+      plan.endCheckpoints(job.failure() ? JobEnd::FAILED : signal != 0 ? JobEnd::CANCELLED : JobEnd::FINISHED);
   if (auto failure = job.failure()) {
     throw JobExecutionException(fmt::format("job '{}' failed: {}", job_name, *failure));
   }
@@ -345,7 +431,8 @@ JobExecutionResult runJob(const StreamGraph& graph, const ExecutionSettings& set
                     job_name, signalName(signal)),
         signal);
   }
-  return JobExecutionResult(job_name, std::chrono::duration_cast<std::chrono::nanoseconds>(runtime), plan.metrics());
+  return JobExecutionResult(job_name, std::chrono::duration_cast<std::chrono::nanoseconds>(runtime), plan.metrics(),
+                            checkpoints);
 }
 
 }  // namespace tidemark::internal

@@ -28,6 +28,7 @@ class RealSourceHooks final : public SourceHooks {
     if (job_.isCancelled()) throw TaskCancelled();
     const Timestamp now = wallClockMillis();
     if (now >= time_.nextDeadline()) time_.fireDue();
+    task_.deliverCheckpointNotifications();
     if (buffer_timeout_ >= 0 && now - last_flush_ >= buffer_timeout_) flush(now);
   }
 
@@ -66,6 +67,7 @@ class RealSourceHooks final : public SourceHooks {
   void runDueWork() {
     if (job_.isCancelled()) throw TaskCancelled();
     time_.fireDue();
+    task_.deliverCheckpointNotifications();
     if (buffer_timeout_ >= 0) flush(wallClockMillis());
   }
 
@@ -135,6 +137,7 @@ void RealTimeExecutor::runInputLoop(Task& task, WallClockTimeService& time, JobC
     const Timestamp now = wallClockMillis();
     time.pin(now);
     time.fireDue();
+    task.deliverCheckpointNotifications();
     if (buffer_timeout_ >= 0 && now - last_flush >= buffer_timeout_) {
       task.flushOutputs();
       last_flush = now;

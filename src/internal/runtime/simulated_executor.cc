@@ -65,6 +65,7 @@ class SimulatedSourceRunner final : public SourceHooks, public BackpressureListe
   // ---- SourceHooks, called on the source thread ----
   void tick() override {
     if (cancelled_) throw TaskCancelled();
+    task_.deliverCheckpointNotifications();
   }
 
   void sleep(Duration millis) override {
@@ -72,6 +73,7 @@ class SimulatedSourceRunner final : public SourceHooks, public BackpressureListe
     state_ = State::SLEEPING;
     executor_.schedule(executor_.now() + std::max<Duration>(millis, 0), &task_, [this](Timestamp) { resume(); });
     yieldToScheduler();
+    task_.deliverCheckpointNotifications();
   }
 
   bool waitReadable(int, Duration) override {
@@ -246,6 +248,7 @@ bool SimulatedExecutor::stepTask(Task& task, JobContext& job) {
     return false;
   }
   if (!task.outputsHaveSpace()) return false;
+  if (task.deliverCheckpointNotifications()) return true;
   const auto result = task.processInput();
   if (result == InputProcessor::Result::PROCESSED) {
     task.flushOutputs();

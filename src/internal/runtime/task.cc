@@ -1,19 +1,26 @@
 #include "tidemark/internal/runtime/task.h"
 
+#include <exception>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "tidemark/internal/runtime/checkpoint_coordinator.h"
+#include "tidemark/serialization/type_serializer.h"
 
 namespace tidemark::internal {
 
 Task::Task(std::string name, int subtask_index, int parallelism)
     : name_(std::move(name)), subtask_index_(subtask_index), parallelism_(parallelism) {}
 
+Task::~Task() = default;
+
 std::string Task::description() const {
   return fmt::format("{} (subtask {}/{})", name_, subtask_index_ + 1, parallelism_);
 }
 
-OperatorBase& Task::addOperator(std::unique_ptr<OperatorBase> op) {
+OperatorBase& Task::addOperator(std::unique_ptr<OperatorBase> op, std::string operator_id) {
+  operator_ids_.push_back(std::move(operator_id));
   operators_.push_back(std::move(op));
   return *operators_.back();
 }
@@ -52,6 +59,7 @@ void Task::finish() {
   }
   for (auto* writer : writers_) writer->sendEndOfInput();
   finished_ = true;
+  if (coordinator_ != nullptr) coordinator_->taskFinished(checkpoint_index_);
 }
 
 void Task::close() noexcept {
@@ -72,6 +80,83 @@ void Task::flushOutputs() {
 bool Task::outputsHaveSpace() const {
   for (auto* writer : writers_) {
     if (!writer->hasSpace()) return false;
+  }
+  return true;
+}
+
+void Task::enableCheckpointing(CheckpointCoordinator& coordinator, int index) {
+  coordinator_ = &coordinator;
+  checkpoint_index_ = index;
+  barriers_.setMode(coordinator.mode());
+}
+
+void Task::scheduleCheckpointTriggers(Timestamp start) {
+  time_service_->registerTimer(start + coordinator_->interval(), [this, start](Timestamp) { triggerRound(0, start); });
+}
+
+void Task::triggerRound(std::int64_t round, Timestamp start) {
+  const Timestamp now = time_service_->currentProcessingTime();
+  // The next round first: the rounds keep their instants whatever this one costs.
+  const Timestamp next = start + (round + 2) * coordinator_->interval();
+  time_service_->registerTimer(next, [this, round, start](Timestamp) { triggerRound(round + 1, start); });
+  const std::optional<std::int64_t> checkpoint = coordinator_->checkpointForRound(round, now);
+  if (!checkpoint) return;
+  CheckpointLock* lock = sourceOperator().runningCheckpointLock();
+  if (lock != nullptr && lock->held()) {
+    // The source is between emitting a record and recording that it did.
+    deferred_checkpoint_ = *checkpoint;
+    lock->notifyWhenReleased(this);
+    return;
+  }
+  performCheckpoint(*checkpoint);
+}
+
+void Task::onReleased() noexcept {
+  try {
+    performCheckpoint(std::exchange(deferred_checkpoint_, 0));
+  } catch (...) {
+    // Only sending the barrier can throw here, and only TaskCancelled: the
+    // job is stopping, and the source notices at its next call.
+  }
+}
+
+void Task::performCheckpoint(std::int64_t checkpoint_id) {
+  std::vector<SubtaskState> states;
+  std::string declined;
+  for (std::size_t i = 0; i < operators_.size() && declined.empty(); ++i) {
+    OperatorBase& op = *operators_[i];
+    try {
+      states.push_back(SubtaskState{operator_ids_[i], subtask_index_, serializeToBytes(op.snapshot(checkpoint_id))});
+    } catch (const std::exception& error) {
+      declined = fmt::format("the snapshot of {} failed: {}", op.context().description(), error.what());
+    }
+  }
+  // The barrier goes on even for a declined checkpoint, so that no task
+  // downstream stays blocked waiting for it.
+  for (auto* writer : writers_) writer->emitBarrier(checkpoint_id);
+  if (!declined.empty()) {
+    coordinator_->decline(checkpoint_index_, checkpoint_id, declined);
+  } else {
+    coordinator_->acknowledge(checkpoint_index_, checkpoint_id, std::move(states), time_service_->currentProcessingTime());
+  }
+}
+
+void Task::notifyCheckpointCompleteLater(std::int64_t checkpoint_id) {
+  std::int64_t known = completed_checkpoint_.load(std::memory_order_relaxed);
+  while (known < checkpoint_id &&
+         !completed_checkpoint_.compare_exchange_weak(known, checkpoint_id, std::memory_order_release)) {
+  }
+  wakeup_.notify();
+}
+
+bool Task::deliverCheckpointNotifications() {
+  const std::int64_t completed = completed_checkpoint_.load(std::memory_order_acquire);
+  if (completed <= notified_checkpoint_) return false;
+  notified_checkpoint_ = completed;
+  for (auto& op : operators_) {
+    callNamingFailures([&op] { return op->context().description(); },
+                       [completed] { return fmt::format("the completion of checkpoint {}", completed); },
+                       [&] { op->notifyCheckpointComplete(completed); });
   }
   return true;
 }

@@ -91,6 +91,10 @@ class FileCheckpointStorage {
   /// The ids of the complete checkpoints, oldest first.
   std::vector<std::int64_t> completedCheckpoints() const;
 
+  /// The highest id of any chk-<id> directory here, complete or not; 0 when none.
+  std::int64_t highestCheckpointId() const;
+  /// Removes checkpoint `checkpoint_id`, if it is here.
+  void remove(std::int64_t checkpoint_id);
   /// The newest complete checkpoint, read and checked; none when there is none.
   std::optional<CompletedCheckpoint> latest() const;
 

@@ -23,6 +23,9 @@ class SourceOperatorBase : public OperatorBase {
   virtual void runSource(SourceHooks& hooks) = 0;
   /// Ask the user function to stop (any thread).
   virtual void cancelSource() = 0;
+  /// While runSource() runs: the lock the source holds when a snapshot must
+  /// wait; null otherwise.
+  virtual CheckpointLock* runningCheckpointLock() = 0;
 };
 
 template <class T>
@@ -52,7 +55,7 @@ class SourceOperator final : public SourceOperatorBase {
     const Timestamp restored_watermark = watermark_;
     SourceContextImpl<T> ctx(output, hooks, context().subtask_index, context().parallelism, restored_watermark);
     {
-      RunningContext running(running_, ctx);
+      RunningContext running(running_, ctx, running_hooks_, hooks);
       callNamingFailures(
           [this] { return context().description(); }, [] { return std::string("its input"); },
           [&] { function_->run(ctx); });
@@ -64,22 +67,34 @@ class SourceOperator final : public SourceOperatorBase {
   }
 
   void cancelSource() override { function_->cancel(); }
+  CheckpointLock* runningCheckpointLock() override { return running_hooks_ != nullptr ? &running_hooks_->checkpointLock() : nullptr; }
 
  private:
-  /// Points `slot` at the running context for as long as it lives, however run() ends.
+  /// Points the slots at the running context and hooks for as long as it
+  /// lives, however run() ends.
   class RunningContext {
    public:
-    RunningContext(const SourceContextImpl<T>*& slot, const SourceContextImpl<T>& ctx) : slot_(slot) { slot_ = &ctx; }
+    RunningContext(const SourceContextImpl<T>*& slot, const SourceContextImpl<T>& ctx, SourceHooks*& hooks_slot,
+                   SourceHooks& hooks)
+        : slot_(slot), hooks_slot_(hooks_slot) {
+      slot_ = &ctx;
+      hooks_slot_ = &hooks;
+    }
     RunningContext(const RunningContext&) = delete;
     RunningContext& operator=(const RunningContext&) = delete;
-    ~RunningContext() { slot_ = nullptr; }
+    ~RunningContext() {
+      slot_ = nullptr;
+      hooks_slot_ = nullptr;
+    }
 
    private:
     const SourceContextImpl<T>*& slot_;
+    SourceHooks*& hooks_slot_;
   };
 
   std::unique_ptr<SourceFunction<T>> function_;
   const SourceContextImpl<T>* running_ = nullptr;  // while runSource() runs: what snapshots read
+  SourceHooks* running_hooks_ = nullptr;           // while runSource() runs
   Timestamp watermark_ = kMinWatermark;            // the last one emitted, outside runSource()
 };
 

@@ -32,6 +32,7 @@
 #include "tidemark/core/output_tag.h"
 #include "tidemark/core/key_group.h"
 #include "tidemark/core/time.h"
+#include "tidemark/functions/checkpoint_listener.h"
 #include "tidemark/functions/checkpointed_function.h"
 #include "tidemark/functions/operator_state_store.h"
 #include "tidemark/functions/runtime_context.h"
@@ -121,12 +122,20 @@ class OperatorBase {
   /// The operator state of this subtask (created on first use, with what it restored).
   OperatorStateStore& operatorStateStore();
 
+  /// Checkpoint `checkpoint_id` is complete (on the task thread, between two
+  /// records): the function hears of it when it is a CheckpointListener.
+  virtual void notifyCheckpointComplete(std::int64_t checkpoint_id) {
+    if (checkpoint_listener_ != nullptr) checkpoint_listener_->notifyCheckpointComplete(checkpoint_id);
+  }
+
   /// For open(), before the function's open(): a function that is a
   /// CheckpointedFunction gets its initializeState() now, and its
-  /// snapshotState() at every snapshot.
+  /// snapshotState() at every snapshot; one that is a CheckpointListener
+  /// hears of every completed checkpoint.
   template <class F>
   void initializeFunctionState(F& function) {
     if constexpr (std::is_polymorphic_v<F>) {
+      checkpoint_listener_ = dynamic_cast<CheckpointListener*>(&function);
       checkpointed_function_ = dynamic_cast<CheckpointedFunction*>(&function);
       if (checkpointed_function_ != nullptr) {
         FunctionInitializationContext init(operatorStateStore(), is_restored_);
@@ -194,6 +203,7 @@ class OperatorBase {
   std::vector<OperatorListStateSnapshot> restored_operator_state_;  // until the store takes it
   std::unique_ptr<OperatorStateStore> operator_state_store_;
   CheckpointedFunction* checkpointed_function_ = nullptr;
+  CheckpointListener* checkpoint_listener_ = nullptr;
 };
 
 /// An operator with one input of type IN and a main output of type OUT.

@@ -1,5 +1,5 @@
 // The unit that crosses threads: records with the control elements
-// (watermarks, status changes, end of input) interleaved at their positions.
+// (watermarks, status changes, checkpoint barriers, end of input) interleaved at their positions.
 //
 // Records sit in one contiguous vector so the consumer's loop is tight;
 // controls are rare and kept aside with the index of the record they precede.
@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "tidemark/core/stream_record.h"
@@ -15,13 +16,14 @@
 
 namespace tidemark::internal {
 
-enum class ControlKind : unsigned char { WATERMARK, STATUS, END_OF_INPUT };
+enum class ControlKind : unsigned char { WATERMARK, STATUS, BARRIER, END_OF_INPUT };
 
 struct ControlElement {
   std::size_t position;  // index of the record this control precedes
   ControlKind kind;
   Timestamp watermark = kMinWatermark;
   WatermarkStatus status = WatermarkStatus::ACTIVE;
+  std::int64_t checkpoint_id = 0;  // BARRIER: the checkpoint it belongs to
 };
 
 template <class T>
@@ -35,8 +37,8 @@ struct Batch {
     controls.clear();
   }
   void addControl(ControlKind kind, Timestamp watermark = kMinWatermark,
-                  WatermarkStatus status = WatermarkStatus::ACTIVE) {
-    controls.push_back(ControlElement{records.size(), kind, watermark, status});
+                  WatermarkStatus status = WatermarkStatus::ACTIVE, std::int64_t checkpoint_id = 0) {
+    controls.push_back(ControlElement{records.size(), kind, watermark, status, checkpoint_id});
   }
 };
 

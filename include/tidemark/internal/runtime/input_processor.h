@@ -6,6 +6,11 @@
 // robin order that has one, and delivers its records, watermarks and status
 // changes in order. Watermarks and status pass through the valve, so the
 // operator only sees the minimum over active channels, strictly increasing.
+//
+// Barriers and ends of channels go to the task's CheckpointBarrierHandler.
+// A channel it blocks keeps the rest of its batch here (the batch and where
+// to resume) and is skipped until the handler releases it; then that batch
+// goes on before any other.
 #pragma once
 
 #include <cstddef>
@@ -20,6 +25,7 @@
 #include "tidemark/internal/operators/output.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/runtime/channel.h"
+#include "tidemark/internal/runtime/checkpoint_barrier_handler.h"
 #include "tidemark/internal/time/watermark_valve.h"
 
 namespace tidemark::internal {
@@ -30,6 +36,8 @@ class InputProcessor {
   virtual ~InputProcessor() = default;
   virtual Result processOneBatch() = 0;
   virtual bool ended() const = 0;
+  /// Barriers and ends of this input's channels go to `handler` from now on.
+  virtual void attachBarrierHandler(CheckpointBarrierHandler& handler) = 0;
 };
 
 template <class T>
@@ -38,21 +46,22 @@ class ChannelInputProcessor final : public InputProcessor {
   ChannelInputProcessor(std::vector<Channel<T>*> channels, Input<T>& target, OperatorBase& target_operator)
       : channels_(std::move(channels)),
         channel_ended_(channels_.size(), false),
+        held_(channels_.size()),
         valve_(static_cast<int>(channels_.size())),
         target_(target),
         target_operator_(target_operator) {}
 
   Result processOneBatch() override {
     if (ended()) return Result::ENDED;
+    if (held_count_ > 0 && resumeReleasedChannel()) return Result::PROCESSED;
     const std::size_t n = channels_.size();
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t c = (next_channel_ + k) % n;
-      if (channel_ended_[c]) continue;
+      if (channel_ended_[c] || held_[c].batch != nullptr) continue;
       if (auto batch = channels_[c]->tryPop()) {
         next_channel_ = (c + 1) % n;
         target_operator_.addRecordsIn(batch->records.size());
-        deliver(c, *batch);
-        channels_[c]->recycle(std::move(batch));
+        deliver(c, std::move(batch), 0, 0);
         return Result::PROCESSED;
       }
     }
@@ -61,26 +70,66 @@ class ChannelInputProcessor final : public InputProcessor {
 
   bool ended() const override { return ended_channels_ == channels_.size(); }
 
+  void attachBarrierHandler(CheckpointBarrierHandler& handler) override {
+    barriers_ = &handler;
+    first_channel_ = handler.addChannels(channels_.size());
+  }
+
  private:
-  void deliver(std::size_t channel, Batch<T>& batch) {
-    std::size_t i = 0;
-    std::size_t next_control = 0;
+  /// The rest of a batch whose channel a barrier blocked.
+  struct HeldBatch {
+    std::unique_ptr<Batch<T>> batch;
+    std::size_t record = 0;
+    std::size_t control = 0;
+  };
+
+  /// Goes on with a held batch whose channel the handler released, if any.
+  bool resumeReleasedChannel() {
+    for (std::size_t c = 0; c < held_.size(); ++c) {
+      if (held_[c].batch == nullptr || barriers_->isBlocked(first_channel_ + c)) continue;
+      HeldBatch held = std::move(held_[c]);
+      held_[c] = HeldBatch{};
+      --held_count_;
+      deliver(c, std::move(held.batch), held.record, held.control);
+      return true;
+    }
+    return false;
+  }
+
+  /// Delivers `batch` from record `i` and control `next_control` on, until
+  /// its end or until a barrier blocks the channel (then the rest is held).
+  void deliver(std::size_t channel, std::unique_ptr<Batch<T>> owned, std::size_t i, std::size_t next_control) {
+    Batch<T>& batch = *owned;
+    bool blocked = false;
     auto what = [&] {
       return i < batch.records.size() ? describeElement(batch.records[i].value)
                                       : std::string("a watermark status change");
     };
     callNamingFailures([this] { return target_operator_.context().description(); }, what, [&] {
-      for (; i < batch.records.size(); ++i) {
-        while (next_control < batch.controls.size() && batch.controls[next_control].position == i) {
-          handleControl(channel, batch.controls[next_control++]);
+      // The records up to the next control in a loop of their own: the
+      // per-record path tests nothing but the end of the run.
+      const std::size_t records = batch.records.size();
+      const std::size_t controls = batch.controls.size();
+      while (true) {
+        const std::size_t run_end = next_control < controls ? batch.controls[next_control].position : records;
+        for (; i < run_end; ++i) target_.processElement(batch.records[i]);
+        if (next_control == controls) return;
+        if (!handleControl(channel, batch.controls[next_control++])) {
+          blocked = true;
+          return;
         }
-        target_.processElement(batch.records[i]);
       }
-      while (next_control < batch.controls.size()) handleControl(channel, batch.controls[next_control++]);
     });
+    if (blocked) {
+      held_[channel] = HeldBatch{std::move(owned), i, next_control};
+      ++held_count_;
+      return;
+    }
+    channels_[channel]->recycle(std::move(owned));
   }
 
-  void handleControl(std::size_t channel, const ControlElement& control) {
+  /// False when the control blocked the channel.
+  bool handleControl(std::size_t channel, const ControlElement& control) {
     const int c = static_cast<int>(channel);
     switch (control.kind) {
       case ControlKind::WATERMARK:
@@ -89,11 +138,15 @@ class ChannelInputProcessor final : public InputProcessor {
       case ControlKind::STATUS:
         deliverWatermarkUpdate(valve_.inputWatermarkStatus(c, control.status));
         break;
+      case ControlKind::BARRIER:
+        return barriers_ == nullptr || !barriers_->onBarrier(first_channel_ + channel, control.checkpoint_id);
       case ControlKind::END_OF_INPUT:
         channel_ended_[channel] = true;
         ++ended_channels_;
+        if (barriers_ != nullptr) barriers_->onEndOfChannel(first_channel_ + channel);
         break;
     }
+    return true;
   }
 
   void deliverWatermarkUpdate(const WatermarkUpdate& output) {
@@ -109,6 +162,10 @@ class ChannelInputProcessor final : public InputProcessor {
   std::vector<bool> channel_ended_;
   std::size_t ended_channels_ = 0;
   std::size_t next_channel_ = 0;
+  std::vector<HeldBatch> held_;
+  std::size_t held_count_ = 0;
+  CheckpointBarrierHandler* barriers_ = nullptr;
+  std::size_t first_channel_ = 0;
   WatermarkValve valve_;
   Input<T>& target_;
   OperatorBase& target_operator_;

@@ -4,10 +4,12 @@
 // When a batch is sent: when it is full (kBatchSize records), when the task
 // flushes (before it waits for input, at the end of each simulated step, after
 // the buffer timeout), or at end of input. With a buffer timeout of 0 every
-// record is sent at once. Watermarks and status go to every channel.
+// record is sent at once. Watermarks and status go to every channel; a
+// checkpoint barrier too, after every record before it, and at once.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -24,6 +26,8 @@ class ChannelWriter {
   virtual ~ChannelWriter() = default;
   /// Send every non-empty buffered batch.
   virtual void flush() = 0;
+  /// Append the barrier of `checkpoint_id` to every channel and send it.
+  virtual void emitBarrier(std::int64_t checkpoint_id) = 0;
   /// Append end-of-input to every channel and flush.
   virtual void sendEndOfInput() = 0;
   /// Whether every channel can take another batch without blocking.
@@ -78,6 +82,13 @@ class RecordWriter final : public Output<T>, public ChannelWriter {
   void flush() override {
     for (std::size_t c = 0; c < channels_.size(); ++c) {
       if (!batches_[c]->empty()) send(c);
+    }
+  }
+
+  void emitBarrier(std::int64_t checkpoint_id) override {
+    for (std::size_t c = 0; c < channels_.size(); ++c) {
+      batches_[c]->addControl(ControlKind::BARRIER, kMinWatermark, WatermarkStatus::ACTIVE, checkpoint_id);
+      send(c);
     }
   }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tidemark/core/checkpoint_config.h"
 #include "tidemark/internal/operators/chaining_output.h"
 #include "tidemark/internal/operators/output.h"
 #include "tidemark/internal/operators/stream_operator.h"
@@ -205,6 +206,9 @@ struct ExecutionSettings {
   std::size_t channel_capacity_batches = 8;
   std::optional<Timestamp> simulated_start;  // set: run in simulated time
   bool cancel_on_signals = true;             // SIGINT / SIGTERM cancel the job
+  CheckpointConfig checkpoint;               // checkpointing is off without an interval
+  std::string restore_path;                  // set: restore from this checkpoint (or storage directory)
+  bool allow_non_restored_state = false;     // state of operators the job lacks is skipped, not refused
 };
 
 class StreamGraph {

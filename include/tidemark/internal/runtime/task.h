@@ -6,8 +6,17 @@
 // thread per task in real time, the deterministic scheduler in simulated time —
 // which calls open(), then processInput() / the source, then finish(), then
 // close(). A task is never used from two threads at once.
+//
+// Checkpoints: a source task starts them from processing-time timers (one
+// per trigger round, see checkpoint_coordinator.h); any other task when its
+// barrier handler has every barrier. Either way the task snapshots its
+// operators head to tail, sends the barrier on every output channel and
+// acknowledges. A completed checkpoint is announced from another thread and
+// delivered on the task's own, between two batches.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +24,8 @@
 #include "tidemark/internal/operators/output.h"
 #include "tidemark/internal/operators/source_operator.h"
 #include "tidemark/internal/operators/stream_operator.h"
+#include "tidemark/functions/checkpoint_lock.h"
+#include "tidemark/internal/runtime/checkpoint_barrier_handler.h"
 #include "tidemark/internal/runtime/input_processor.h"
 #include "tidemark/internal/time/processing_time_service.h"
 #include "tidemark/internal/runtime/record_writer.h"
@@ -22,9 +33,12 @@
 
 namespace tidemark::internal {
 
-class Task {
+class CheckpointCoordinator;
+
+class Task final : private AlignedCheckpointTarget, private CheckpointLock::Waiter {
  public:
   Task(std::string name, int subtask_index, int parallelism);
+  ~Task();
   Task(const Task&) = delete;
   Task& operator=(const Task&) = delete;
 
@@ -34,7 +48,8 @@ class Task {
 
   // ---- built by the planner ----
   /// Append an operator; operators are kept in chain (topological) order.
-  OperatorBase& addOperator(std::unique_ptr<OperatorBase> op);
+  /// `operator_id` names its state in checkpoints.
+  OperatorBase& addOperator(std::unique_ptr<OperatorBase> op, std::string operator_id = {});
   /// Keep an output (chaining, broadcasting, writer) alive for the task's life.
   template <class O>
   O& own(std::unique_ptr<O> output) {
@@ -43,7 +58,14 @@ class Task {
     return ref;
   }
   void addWriter(ChannelWriter& writer) { writers_.push_back(&writer); }
-  void addInput(std::unique_ptr<InputProcessor> input) { inputs_.push_back(std::move(input)); }
+  void addInput(std::unique_ptr<InputProcessor> input) {
+    input->attachBarrierHandler(barriers_);
+    inputs_.push_back(std::move(input));
+  }
+  /// Take part in `coordinator`'s checkpoints as task number `index`.
+  void enableCheckpointing(CheckpointCoordinator& coordinator, int index);
+  /// A source task: start the trigger timers, the first due at `start` + interval.
+  void scheduleCheckpointTriggers(Timestamp start);
   void setTimeService(std::unique_ptr<ProcessingTimeService> service) { time_service_ = std::move(service); }
   ProcessingTimeService& timeService() { return *time_service_; }
   TaskWakeup& wakeup() { return wakeup_; }
@@ -63,11 +85,25 @@ class Task {
   bool outputsHaveSpace() const;
   bool finished() const { return finished_; }
 
+  /// Any thread: checkpoint `checkpoint_id` is complete; the task tells its
+  /// operators at its next deliverCheckpointNotifications().
+  void notifyCheckpointCompleteLater(std::int64_t checkpoint_id);
+  /// On the task's thread: notifyCheckpointComplete() on every operator for
+  /// the newest completed checkpoint not yet delivered. True if there was one.
+  bool deliverCheckpointNotifications();
+
  private:
+  void onAligned(std::int64_t checkpoint_id) override { performCheckpoint(checkpoint_id); }
+  void onReleased() noexcept override;
+  void triggerRound(std::int64_t round, Timestamp start);
+  /// Snapshot every operator, send the barrier, acknowledge.
+  void performCheckpoint(std::int64_t checkpoint_id);
+
   std::string name_;
   int subtask_index_;
   int parallelism_;
   std::vector<std::unique_ptr<OperatorBase>> operators_;
+  std::vector<std::string> operator_ids_;
   std::vector<std::unique_ptr<void, void (*)(void*)>> owned_;
   std::vector<ChannelWriter*> writers_;
   std::vector<std::unique_ptr<InputProcessor>> inputs_;
@@ -76,6 +112,12 @@ class Task {
   std::size_t next_input_ = 0;
   std::size_t opened_ = 0;
   bool finished_ = false;
+  CheckpointBarrierHandler barriers_{CheckpointingMode::EXACTLY_ONCE, *this};
+  CheckpointCoordinator* coordinator_ = nullptr;
+  int checkpoint_index_ = -1;
+  std::int64_t deferred_checkpoint_ = 0;  // waits for the source's checkpoint lock
+  std::atomic<std::int64_t> completed_checkpoint_{0};
+  std::int64_t notified_checkpoint_ = 0;
 };
 
 }  // namespace tidemark::internal
