@@ -55,6 +55,32 @@ bool WatermarkValve::allChannelsIdle() const {
                      [](const ChannelState& c) { return c.idle; });
 }
 
+ValveSnapshot WatermarkValve::snapshot() const {
+  ValveSnapshot taken{{}, last_output_watermark_, last_output_status_};
+  taken.channels.reserve(channels_.size());
+  for (const ChannelState& c : channels_) taken.channels.push_back({c.watermark, c.idle, c.aligned});
+  return taken;
+}
+
+void WatermarkValve::restore(const ValveSnapshot& snapshot) {
+  if (snapshot.channels.size() != channels_.size()) {
+    throw std::invalid_argument(fmt::format("a valve snapshot of {} channels cannot restore a valve of {}",
+                                            snapshot.channels.size(), channels_.size()));
+  }
+  for (std::size_t c = 0; c < channels_.size(); ++c) {
+    const ValveSnapshot::Channel& from = snapshot.channels[c];
+    channels_[c] = ChannelState{from.watermark, from.idle, from.aligned};
+  }
+  last_output_watermark_ = snapshot.last_output_watermark;
+  last_output_status_ = snapshot.last_output_status;
+}
+
+void WatermarkValve::startAt(Timestamp watermark) {
+  for (ChannelState& c : channels_) c = ChannelState{watermark, false, true};
+  last_output_watermark_ = watermark;
+  last_output_status_ = WatermarkStatus::ACTIVE;
+}
+
 WatermarkUpdate WatermarkValve::inputWatermark(int channel, Timestamp watermark) {
   ChannelState& state = channelAt(channel);
   // An idle channel promised to send nothing; whatever it sends anyway must not
@@ -148,6 +174,29 @@ CombinedWatermark::CombinedWatermark(int num_inputs) : inputs_(checkedCount(num_
 CombinedWatermark::InputState& CombinedWatermark::inputAt(int input) {
   checkIndex(input, inputs_.size(), "input");
   return inputs_[static_cast<std::size_t>(input)];
+}
+
+CombinedWatermarkSnapshot CombinedWatermark::snapshot() const {
+  CombinedWatermarkSnapshot taken{{}, combined_watermark_, idle_};
+  taken.inputs.reserve(inputs_.size());
+  for (const InputState& in : inputs_) taken.inputs.push_back({in.watermark, in.idle});
+  return taken;
+}
+
+void CombinedWatermark::restore(const CombinedWatermarkSnapshot& snapshot) {
+  if (snapshot.inputs.size() != inputs_.size()) {
+    throw std::invalid_argument(fmt::format("a combined watermark snapshot of {} inputs cannot restore one of {}",
+                                            snapshot.inputs.size(), inputs_.size()));
+  }
+  for (std::size_t i = 0; i < inputs_.size(); ++i) inputs_[i] = InputState{snapshot.inputs[i].watermark, snapshot.inputs[i].idle};
+  combined_watermark_ = snapshot.combined_watermark;
+  idle_ = snapshot.idle;
+}
+
+void CombinedWatermark::startAt(Timestamp watermark) {
+  for (InputState& in : inputs_) in = InputState{watermark, false};
+  combined_watermark_ = watermark;
+  idle_ = false;
 }
 
 WatermarkUpdate CombinedWatermark::updateWatermark(int input, Timestamp watermark) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tidemark/core/time.h"
+#include "tidemark/serialization/type_serializer.h"
 
 namespace tidemark::internal {
 namespace {
@@ -520,6 +521,96 @@ TEST(CombinedWatermarkTest, TwoValvesFeedingACombiner) {
   EXPECT_EQ(feed(1, right.inputWatermarkStatus(1, kIdle)), "10");
   EXPECT_EQ(feed(0, left.inputWatermark(0, kMaxWatermark)), "12");
   EXPECT_EQ(feed(0, left.inputWatermark(1, kMaxWatermark)), "MAX");
+}
+
+// A restored valve behaves as the one it was taken from, whatever the
+// channels' state: one idle, one not aligned, one ahead.
+TEST(WatermarkValveSnapshotTest, RestoredValveGoesOnAsTheOriginal) {
+  WatermarkValve original(3);
+  (void)original.inputWatermark(0, 10);
+  (void)original.inputWatermark(1, 20);
+  (void)original.inputWatermark(2, 30);
+  (void)original.inputWatermarkStatus(0, kIdle);  // emits 20
+  (void)original.inputWatermarkStatus(1, kIdle);  // emits 30
+  (void)original.inputWatermarkStatus(1, kActive);  // back, but below 30: not aligned
+  WatermarkValve restored(3);
+  restored.restore(original.snapshot());
+  EXPECT_EQ(restored.snapshot(), original.snapshot());
+  EXPECT_EQ(restored.lastOutputWatermark(), 30);
+  EXPECT_TRUE(restored.isChannelIdle(0));
+  // The same inputs give the same outputs on both.
+  for (WatermarkValve* valve : {&original, &restored}) {
+    SCOPED_TRACE(valve == &original ? "original" : "restored");
+    EXPECT_EQ(describe(valve->inputWatermark(1, 25)), "nothing");
+    // Channel 1 is below 30, so not aligned: channel 2 alone decides.
+    EXPECT_EQ(describe(valve->inputWatermark(2, 40)), "40");
+    EXPECT_EQ(describe(valve->inputWatermark(1, 45)), "nothing");
+    EXPECT_EQ(describe(valve->inputWatermarkStatus(0, kActive)), "nothing");
+    EXPECT_EQ(describe(valve->inputWatermark(0, 50)), "nothing");
+    EXPECT_EQ(describe(valve->inputWatermark(2, 60)), "45");
+  }
+}
+
+TEST(WatermarkValveSnapshotTest, RestoredIdleValveStaysIdleUntilAChannelComesBack) {
+  WatermarkValve original(2);
+  (void)original.inputWatermark(0, 7);
+  (void)original.inputWatermarkStatus(0, kIdle);
+  EXPECT_EQ(describe(original.inputWatermarkStatus(1, kIdle)), "7 then IDLE");
+  WatermarkValve restored(2);
+  restored.restore(original.snapshot());
+  EXPECT_EQ(restored.lastOutputStatus(), kIdle);
+  EXPECT_EQ(describe(restored.inputWatermark(1, 5)), "nothing");  // idle channels send nothing that counts
+  EXPECT_EQ(describe(restored.inputWatermarkStatus(1, kActive)), "ACTIVE");
+  EXPECT_EQ(describe(restored.inputWatermark(1, 9)), "9");
+}
+
+TEST(WatermarkValveSnapshotTest, RefusesASnapshotOfAnotherChannelCount) {
+  WatermarkValve two(2);
+  WatermarkValve three(3);
+  EXPECT_THAT([&] { three.restore(two.snapshot()); },
+              Throws<std::invalid_argument>(Property(&std::invalid_argument::what,
+                                                     HasSubstr("a valve snapshot of 2 channels cannot restore a valve of 3"))));
+}
+
+TEST(WatermarkValveSnapshotTest, StartAtCountsTheWatermarkAsEmitted) {
+  WatermarkValve valve(2);
+  valve.startAt(100);
+  EXPECT_EQ(describe(valve.inputWatermark(0, 90)), "nothing");
+  EXPECT_EQ(describe(valve.inputWatermark(0, 120)), "nothing");  // channel 1 still at 100
+  EXPECT_EQ(describe(valve.inputWatermark(1, 110)), "110");
+}
+
+TEST(CombinedWatermarkSnapshotTest, RestoredCombinerKeepsAnIdleInputOut) {
+  CombinedWatermark original(2);
+  (void)original.updateWatermark(0, 5);
+  (void)original.updateWatermark(1, 3);
+  EXPECT_EQ(describe(original.updateStatus(1, kIdle)), "5");
+  CombinedWatermark restored(2);
+  restored.restore(original.snapshot());
+  EXPECT_EQ(restored.snapshot(), original.snapshot());
+  EXPECT_EQ(restored.combinedWatermark(), 5);
+  // Input 1 is still idle: input 0 alone moves event time.
+  EXPECT_EQ(describe(restored.updateWatermark(0, 8)), "8");
+  CombinedWatermark other(3);
+  EXPECT_THROW(other.restore(original.snapshot()), std::invalid_argument);
+  CombinedWatermark rescaled(2);
+  rescaled.startAt(5);
+  EXPECT_EQ(describe(rescaled.updateWatermark(0, 8)), "nothing");
+  EXPECT_EQ(describe(rescaled.updateWatermark(1, 6)), "6");
+}
+
+// Both snapshots go into checkpoints as bytes.
+TEST(WatermarkValveSnapshotTest, SnapshotsSurviveTheirBytes) {
+  WatermarkValve valve(2);
+  (void)valve.inputWatermark(0, 11);
+  (void)valve.inputWatermarkStatus(1, kIdle);
+  const ValveSnapshot taken = valve.snapshot();
+  EXPECT_EQ(deserializeFromBytes<ValveSnapshot>(serializeToBytes(taken)), taken);
+  CombinedWatermark combined(2);
+  (void)combined.updateWatermark(0, 4);
+  (void)combined.updateStatus(1, kIdle);
+  const CombinedWatermarkSnapshot combined_taken = combined.snapshot();
+  EXPECT_EQ(deserializeFromBytes<CombinedWatermarkSnapshot>(serializeToBytes(combined_taken)), combined_taken);
 }
 
 }  // namespace

@@ -22,9 +22,16 @@
 // input and is called only from that task's thread. Every call returns what
 // the operator must do now; when an output carries both a watermark and a
 // status, the operator handles the watermark first.
+//
+// snapshot() and restore() hand a valve's or a combiner's whole state over, so
+// that a restored one goes on where the original stood: a channel that was
+// idle stays idle and holds nothing back, one that was not aligned stays out
+// of the minimum. startAt() is for a restore at another parallelism, where
+// channels do not map one to one: every channel starts at one watermark.
 #pragma once
 
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "tidemark/core/time.h"
@@ -38,6 +45,41 @@ struct WatermarkUpdate {
   std::optional<WatermarkStatus> status;
 
   bool empty() const;
+};
+
+/// A valve's state in a checkpoint.
+struct ValveSnapshot {
+  struct Channel {
+    Timestamp watermark = kMinWatermark;
+    bool idle = false;
+    bool aligned = true;
+
+    auto fields() { return std::tie(watermark, idle, aligned); }
+    friend bool operator==(const Channel&, const Channel&) = default;
+  };
+  std::vector<Channel> channels;
+  Timestamp last_output_watermark = kMinWatermark;
+  WatermarkStatus last_output_status = WatermarkStatus::ACTIVE;
+
+  auto fields() { return std::tie(channels, last_output_watermark, last_output_status); }
+  friend bool operator==(const ValveSnapshot&, const ValveSnapshot&) = default;
+};
+
+/// A CombinedWatermark's state in a checkpoint.
+struct CombinedWatermarkSnapshot {
+  struct Input {
+    Timestamp watermark = kMinWatermark;
+    bool idle = false;
+
+    auto fields() { return std::tie(watermark, idle); }
+    friend bool operator==(const Input&, const Input&) = default;
+  };
+  std::vector<Input> inputs;
+  Timestamp combined_watermark = kMinWatermark;
+  bool idle = false;
+
+  auto fields() { return std::tie(inputs, combined_watermark, idle); }
+  friend bool operator==(const CombinedWatermarkSnapshot&, const CombinedWatermarkSnapshot&) = default;
 };
 
 /// One logical input of an operator receiving from N channels.
@@ -59,6 +101,14 @@ class WatermarkValve {
 
   Timestamp channelWatermark(int channel) const;
   bool isChannelIdle(int channel) const;
+
+  ValveSnapshot snapshot() const;
+  /// Goes on from `snapshot`. Throws std::invalid_argument when it was taken
+  /// over another number of channels.
+  void restore(const ValveSnapshot& snapshot);
+  /// After a restore at another parallelism: every channel active at
+  /// `watermark`, which counts as emitted already.
+  void startAt(Timestamp watermark);
 
  private:
   struct ChannelState {
@@ -101,6 +151,13 @@ class CombinedWatermark {
   Timestamp combinedWatermark() const { return combined_watermark_; }
   /// True while every input is idle.
   bool isIdle() const { return idle_; }
+
+  CombinedWatermarkSnapshot snapshot() const;
+  /// Goes on from `snapshot`. Throws std::invalid_argument when it was taken
+  /// over another number of inputs.
+  void restore(const CombinedWatermarkSnapshot& snapshot);
+  /// After a restore at another parallelism: every input active at `watermark`.
+  void startAt(Timestamp watermark);
 
  private:
   struct InputState {
