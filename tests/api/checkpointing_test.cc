@@ -5,12 +5,9 @@
 // ends with exactly the output of a run that never failed.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "support/counting_source.h"
+#include "support/logging_sink.h"
 #include "support/scratch_directory.h"
 #include "tidemark/internal/checkpoint/file_checkpoint_storage.h"
 #include "tidemark/tidemark.h"
@@ -26,48 +24,9 @@ namespace tidemark {
 namespace {
 
 using testing_support::CountingSource;
+using testing_support::LoggingSink;
 using testing_support::ScratchDirectory;
-
-/// What the sinks of one test saw, by sink subtask.
-struct SinkLog {
-  std::map<int, std::vector<std::string>> lines;
-  std::map<int, std::vector<std::int64_t>> completed;  // notifyCheckpointComplete ids
-  std::size_t cut = 0;                                 // lines a restore took back
-
-  std::vector<std::string> sortedLines() const {
-    std::vector<std::string> all;
-    for (const auto& [subtask, ls] : lines) all.insert(all.end(), ls.begin(), ls.end());
-    std::sort(all.begin(), all.end());
-    return all;
-  }
-};
-
-/// Appends to the log; its snapshot keeps how many lines it wrote, and a
-/// restore cuts its lines back to that, as a transactional sink drops what
-/// it wrote after the checkpoint it restores.
-class LoggingSink : public SinkFunction<std::string>, public CheckpointedFunction, public CheckpointListener {
- public:
-  explicit LoggingSink(std::shared_ptr<SinkLog> log) : log_(std::move(log)) {}
-
-  void initializeState(FunctionInitializationContext& ctx) override {
-    subtask_ = getRuntimeContext().getIndexOfThisSubtask();
-    written_ = &ctx.getOperatorStateStore().getListState(ListStateDescriptor<std::uint64_t>("written"));
-    for (std::uint64_t written : written_->get()) {
-      auto& lines = log_->lines[subtask_];
-      ASSERT_LE(written, lines.size());
-      log_->cut += lines.size() - written;
-      lines.resize(written);
-    }
-  }
-  void snapshotState(const FunctionSnapshotContext&) override { written_->update({log_->lines[subtask_].size()}); }
-  void notifyCheckpointComplete(std::int64_t checkpoint_id) override { log_->completed[subtask_].push_back(checkpoint_id); }
-  void invoke(const std::string& line, const Context&) override { log_->lines[subtask_].push_back(line); }
-
- private:
-  std::shared_ptr<SinkLog> log_;
-  int subtask_ = 0;
-  ListState<std::uint64_t>* written_ = nullptr;
-};
+using testing_support::SinkLog;
 
 struct JobOptions {
   std::int64_t per_subtask = 400;

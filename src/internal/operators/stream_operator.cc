@@ -13,6 +13,7 @@ namespace tidemark::internal {
 
 OperatorSnapshot OperatorBase::snapshot(std::int64_t checkpoint_id) {
   OperatorSnapshot taken = snapshotState(checkpoint_id);
+  snapshotInputCombination(taken);
   if (checkpointed_function_ != nullptr) checkpointed_function_->snapshotState(FunctionSnapshotContext(checkpoint_id));
   taken.operator_state.subtask_index = context_.subtask_index;
   taken.operator_state.parallelism = context_.parallelism;
@@ -23,6 +24,8 @@ OperatorSnapshot OperatorBase::snapshot(std::int64_t checkpoint_id) {
 }
 
 void OperatorBase::initializeState(std::vector<OperatorSnapshot> snapshots) {
+  restoreInputCombination(ownSnapshot(snapshots, context_.subtask_index, context_.parallelism),
+                          restoredWatermark(snapshots));
   std::vector<OperatorStateSnapshot> operator_states;
   operator_states.reserve(snapshots.size());
   for (OperatorSnapshot& snapshot : snapshots) operator_states.push_back(std::move(snapshot.operator_state));

@@ -371,7 +371,11 @@ class JobPlan {
           if (type == nullptr) {
             throw InvalidProgramException(fmt::format("operator '{}' has nothing connected to input {}", target.name, input + 1));
           }
-          task.addInput(type->createInputProcessor(channels, target.inputOf(op, input, task), op));
+          auto processor = type->createInputProcessor(channels, target.inputOf(op, input, task), op);
+          if (auto restored = restored_.find(operatorId(static_cast<int>(t))); restored != restored_.end()) {
+            restoreInputValve(processor->valve(), restored->second, d, parallelism_[t], input);
+          }
+          task.addInput(std::move(processor));
         }
       }
     }

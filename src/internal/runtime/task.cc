@@ -126,7 +126,11 @@ void Task::performCheckpoint(std::int64_t checkpoint_id) {
   for (std::size_t i = 0; i < operators_.size() && declined.empty(); ++i) {
     OperatorBase& op = *operators_[i];
     try {
-      states.push_back(SubtaskState{operator_ids_[i], subtask_index_, serializeToBytes(op.snapshot(checkpoint_id))});
+      OperatorSnapshot snapshot = op.snapshot(checkpoint_id);
+      if (i == 0) {
+        for (auto& input : inputs_) snapshot.input_valves.push_back(input->valve().snapshot());
+      }
+      states.push_back(SubtaskState{operator_ids_[i], subtask_index_, serializeToBytes(snapshot)});
     } catch (const std::exception& error) {
       declined = fmt::format("the snapshot of {} failed: {}", op.context().description(), error.what());
     }

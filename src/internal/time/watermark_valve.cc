@@ -56,21 +56,16 @@ bool WatermarkValve::allChannelsIdle() const {
 }
 
 ValveSnapshot WatermarkValve::snapshot() const {
-  ValveSnapshot taken{{}, last_output_watermark_, last_output_status_};
-  taken.channels.reserve(channels_.size());
-  for (const ChannelState& c : channels_) taken.channels.push_back({c.watermark, c.idle, c.aligned});
-  return taken;
+  return ValveSnapshot{channels_, last_output_watermark_, last_output_status_};
 }
 
 void WatermarkValve::restore(const ValveSnapshot& snapshot) {
   if (snapshot.channels.size() != channels_.size()) {
-    throw std::invalid_argument(fmt::format("a valve snapshot of {} channels cannot restore a valve of {}",
-                                            snapshot.channels.size(), channels_.size()));
+    throw std::invalid_argument(
+        fmt::format("a valve snapshot of {} channels cannot restore a valve of {}",
+                    snapshot.channels.size(), channels_.size()));
   }
-  for (std::size_t c = 0; c < channels_.size(); ++c) {
-    const ValveSnapshot::Channel& from = snapshot.channels[c];
-    channels_[c] = ChannelState{from.watermark, from.idle, from.aligned};
-  }
+  channels_ = snapshot.channels;
   last_output_watermark_ = snapshot.last_output_watermark;
   last_output_status_ = snapshot.last_output_status;
 }
@@ -177,18 +172,16 @@ CombinedWatermark::InputState& CombinedWatermark::inputAt(int input) {
 }
 
 CombinedWatermarkSnapshot CombinedWatermark::snapshot() const {
-  CombinedWatermarkSnapshot taken{{}, combined_watermark_, idle_};
-  taken.inputs.reserve(inputs_.size());
-  for (const InputState& in : inputs_) taken.inputs.push_back({in.watermark, in.idle});
-  return taken;
+  return CombinedWatermarkSnapshot{inputs_, combined_watermark_, idle_};
 }
 
 void CombinedWatermark::restore(const CombinedWatermarkSnapshot& snapshot) {
   if (snapshot.inputs.size() != inputs_.size()) {
-    throw std::invalid_argument(fmt::format("a combined watermark snapshot of {} inputs cannot restore one of {}",
-                                            snapshot.inputs.size(), inputs_.size()));
+    throw std::invalid_argument(
+        fmt::format("a combined watermark snapshot of {} inputs cannot restore one of {}",
+                    snapshot.inputs.size(), inputs_.size()));
   }
-  for (std::size_t i = 0; i < inputs_.size(); ++i) inputs_[i] = InputState{snapshot.inputs[i].watermark, snapshot.inputs[i].idle};
+  inputs_ = snapshot.inputs;
   combined_watermark_ = snapshot.combined_watermark;
   idle_ = snapshot.idle;
 }

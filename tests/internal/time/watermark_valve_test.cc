@@ -567,9 +567,9 @@ TEST(WatermarkValveSnapshotTest, RestoredIdleValveStaysIdleUntilAChannelComesBac
 TEST(WatermarkValveSnapshotTest, RefusesASnapshotOfAnotherChannelCount) {
   WatermarkValve two(2);
   WatermarkValve three(3);
+  const auto message = HasSubstr("a valve snapshot of 2 channels cannot restore a valve of 3");
   EXPECT_THAT([&] { three.restore(two.snapshot()); },
-              Throws<std::invalid_argument>(Property(&std::invalid_argument::what,
-                                                     HasSubstr("a valve snapshot of 2 channels cannot restore a valve of 3"))));
+              Throws<std::invalid_argument>(Property(&std::invalid_argument::what, message)));
 }
 
 TEST(WatermarkValveSnapshotTest, StartAtCountsTheWatermarkAsEmitted) {

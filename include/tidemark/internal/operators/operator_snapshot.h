@@ -15,6 +15,12 @@
 // - operator_state holds the lists of the operator's functions (and its own)
 //   that have no keys, with the subtask that wrote them; restored, they are
 //   redistributed by redistributeOperatorState().
+// - input_valves holds, for the head operator of a task, the watermark valve
+//   of each of the task's inputs (which channel was idle, where each stood);
+//   combined_inputs holds a two-input operator's combination of its inputs.
+//   Restored at the same parallelism upstream and here, they go on as they
+//   were, so that an input that was idle does not hold event time back until
+//   it sends again; otherwise every channel starts at current_watermark.
 // - The snapshot is Serializable; its bytes are what a checkpoint stores.
 #pragma once
 
@@ -29,6 +35,7 @@
 #include "tidemark/internal/backends/keyed_state_snapshot.h"
 #include "tidemark/internal/state/operator_state_snapshot.h"
 #include "tidemark/internal/operators/timer_snapshot.h"
+#include "tidemark/internal/time/watermark_valve.h"
 #include "tidemark/serialization/type_serializer.h"
 
 namespace tidemark::internal {
@@ -39,8 +46,13 @@ struct OperatorSnapshot {
   std::optional<TimerSnapshot> timers;
   Timestamp current_watermark = kMinWatermark;
   OperatorStateSnapshot operator_state;
+  std::vector<ValveSnapshot> input_valves;
+  std::optional<CombinedWatermarkSnapshot> combined_inputs;
 
-  auto fields() { return std::tie(checkpoint_id, keyed_state, timers, current_watermark, operator_state); }
+  auto fields() {
+    return std::tie(checkpoint_id, keyed_state, timers, current_watermark, operator_state, input_valves,
+                    combined_inputs);
+  }
 };
 
 /// The keyed states of `snapshots`, for HeapKeyedStateBackend::restore().
@@ -79,6 +91,22 @@ inline Timestamp restoredWatermark(std::span<const OperatorSnapshot> snapshots) 
   Timestamp least = kMaxWatermark;
   for (const OperatorSnapshot& snapshot : snapshots) least = std::min(least, snapshot.current_watermark);
   return least;
+}
+
+/// Gives the valve of input `input` of subtask `subtask_index` of
+/// `parallelism` its state from `snapshots`: its own, when this subtask wrote
+/// one over as many channels; else every channel starts at the restored
+/// watermark (rescaled, the old channels do not map onto the new ones).
+inline void restoreInputValve(WatermarkValve& valve, std::span<const OperatorSnapshot> snapshots, int subtask_index,
+                              int parallelism, int input) {
+  const OperatorSnapshot* own = ownSnapshot(snapshots, subtask_index, parallelism);
+  const auto index = static_cast<std::size_t>(input);
+  if (own != nullptr && index < own->input_valves.size() &&
+      own->input_valves[index].channels.size() == static_cast<std::size_t>(valve.numChannels())) {
+    valve.restore(own->input_valves[index]);
+  } else {
+    valve.startAt(restoredWatermark(snapshots));
+  }
 }
 
 }  // namespace tidemark::internal

@@ -113,6 +113,15 @@ class OperatorBase {
     return {checkpoint_id, {}, {}, kMinWatermark, {}};
   }
 
+  /// For an operator that combines its inputs' event time itself: adds that
+  /// to `taken`, and goes on from `own` (this subtask's old snapshot, null
+  /// when rescaled) or else from `restored`, the least old watermark.
+  virtual void snapshotInputCombination(OperatorSnapshot& taken) const { (void)taken; }
+  virtual void restoreInputCombination(const OperatorSnapshot* own, Timestamp restored) {
+    (void)own;
+    (void)restored;
+  }
+
   /// After setup() and before open(): the snapshots of the old subtasks this
   /// subtask restores from (each takes its key groups from them, and its
   /// share of their operator state). open() restores from them.
@@ -244,6 +253,15 @@ class TwoInputOperator : public OperatorBase {
 
   /// The combined watermark advanced; keyed operators fire timers here first.
   virtual void processWatermark(Timestamp watermark) { emitWatermarkToAll(watermark); }
+
+  void snapshotInputCombination(OperatorSnapshot& taken) const final { taken.combined_inputs = combined_.snapshot(); }
+  void restoreInputCombination(const OperatorSnapshot* own, Timestamp restored) final {
+    if (own != nullptr && own->combined_inputs && own->combined_inputs->inputs.size() == 2) {
+      combined_.restore(*own->combined_inputs);
+    } else {
+      combined_.startAt(restored);
+    }
+  }
 
  protected:
   Output<OUT>& output() { return *static_cast<Output<OUT>*>(mainOutputBase()); }

@@ -38,6 +38,9 @@ class InputProcessor {
   virtual bool ended() const = 0;
   /// Barriers and ends of this input's channels go to `handler` from now on.
   virtual void attachBarrierHandler(CheckpointBarrierHandler& handler) = 0;
+  /// The event time of this input's channels: snapshotted with the task's
+  /// head operator, restored before the task runs.
+  virtual WatermarkValve& valve() = 0;
 };
 
 template <class T>
@@ -74,6 +77,8 @@ class ChannelInputProcessor final : public InputProcessor {
     barriers_ = &handler;
     first_channel_ = handler.addChannels(channels_.size());
   }
+
+  WatermarkValve& valve() override { return valve_; }
 
  private:
   /// The rest of a batch whose channel a barrier blocked.

@@ -52,6 +52,9 @@ struct ValveSnapshot {
   struct Channel {
     Timestamp watermark = kMinWatermark;
     bool idle = false;
+    // False while a channel that came back from idleness is still below what
+    // the valve already emitted: letting it into the min would have to move
+    // event time backwards, so it is left out until it catches up.
     bool aligned = true;
 
     auto fields() { return std::tie(watermark, idle, aligned); }
@@ -79,7 +82,8 @@ struct CombinedWatermarkSnapshot {
   bool idle = false;
 
   auto fields() { return std::tie(inputs, combined_watermark, idle); }
-  friend bool operator==(const CombinedWatermarkSnapshot&, const CombinedWatermarkSnapshot&) = default;
+  friend bool operator==(const CombinedWatermarkSnapshot&,
+                         const CombinedWatermarkSnapshot&) = default;
 };
 
 /// One logical input of an operator receiving from N channels.
@@ -111,14 +115,9 @@ class WatermarkValve {
   void startAt(Timestamp watermark);
 
  private:
-  struct ChannelState {
-    Timestamp watermark = kMinWatermark;
-    bool idle = false;
-    // False while a channel that came back from idleness is still below what
-    // the valve already emitted: letting it into the min would have to move
-    // event time backwards, so it is left out until it catches up.
-    bool aligned = true;
-  };
+  // The channels' state is kept as its snapshot form, so that a snapshot and
+  // a restore are plain copies.
+  using ChannelState = ValveSnapshot::Channel;
 
   ChannelState& channelAt(int channel);
   const ChannelState& channelAt(int channel) const;
@@ -160,10 +159,7 @@ class CombinedWatermark {
   void startAt(Timestamp watermark);
 
  private:
-  struct InputState {
-    Timestamp watermark = kMinWatermark;
-    bool idle = false;
-  };
+  using InputState = CombinedWatermarkSnapshot::Input;
 
   InputState& inputAt(int input);
   WatermarkUpdate recombine();
