@@ -26,6 +26,7 @@
 #include "tidemark/core/delimited_fields.h"
 #include "tidemark/core/job_execution_result.h"
 #include "tidemark/core/key_group.h"
+#include "tidemark/core/log.h"
 #include "tidemark/core/output_tag.h"
 #include "tidemark/core/time.h"
 #include "tidemark/eventtime/watermark_strategy.h"

@@ -86,6 +86,7 @@ struct RunOptions {
   std::int64_t fail_at = -1;  // the value whose map throws; -1: none
   std::filesystem::path storage;
   bool restore = false;
+  int window_parallelism = 2;
 };
 
 StreamExecutionEnvironment checkpointedEnvironment(const RunOptions& options) {
@@ -117,6 +118,7 @@ JobExecutionResult runWindowsWithAnIdleChannel(const std::shared_ptr<SinkLog>& l
       .keyBy([](std::int64_t v) { return v % 3; })
       .window(TumblingEventTimeWindows::of(50))
       .process(TimedSum{})
+      .setParallelism(options.window_parallelism)
       .addSink(LoggingSink(log));
   return env.execute("windows with an idle channel");
 }
@@ -138,11 +140,27 @@ TEST(CheckpointEventTimeTest, AChannelIdleAtTheCheckpointIsStillIdleAfterTheRest
   // fire on time, long before the idle subtask ends.
   EXPECT_THAT(expected->sortedLines(), Contains(AllOf(StartsWith("key 2 [200, 250) "), EndsWith(" on time"))));
 
-  // The checkpoint at 100 ms is taken while subtask 1 is idle; its watermark
-  // generator is restored idle and does not say so again, so a valve
-  // restored with that channel active would wait for it until it ends.
+  // The checkpoint at 100 ms is taken while subtask 1 is idle; the window
+  // task's valve is restored with that channel idle (and the generator,
+  // restored idle, says so again at its first periodic emit).
   auto log = std::make_shared<SinkLog>();
   failAndRestore(runWindowsWithAnIdleChannel, log, 200);
+  EXPECT_EQ(log->sortedLines(), expected->sortedLines());
+}
+
+TEST(CheckpointEventTimeTest, AGeneratorRestoredIdleSaysSoAgainSoARescaledTaskDownstreamDoesNotWaitForIt) {
+  auto expected = std::make_shared<SinkLog>();
+  runWindowsWithAnIdleChannel(expected, {});
+  ScratchDirectory dir("checkpoint-event-time");
+  auto log = std::make_shared<SinkLog>();
+  EXPECT_THROW(runWindowsWithAnIdleChannel(log, {.fail_at = 200, .storage = dir.path()}), JobExecutionException);
+  // The window task comes back at parallelism 1: its valve cannot take the
+  // old valves' channels, so both start active. Subtask 1's generator,
+  // restored idle at the same parallelism, says so again at its first
+  // periodic emit; without that the windows would wait for it until it ends
+  // at about 1000 ms, and fire only at the end.
+  runWindowsWithAnIdleChannel(log, {.storage = dir.path(), .restore = true, .window_parallelism = 1});
+  EXPECT_GT(log->cut, 0u) << "the failed run wrote lines after its last checkpoint";
   EXPECT_EQ(log->sortedLines(), expected->sortedLines());
 }
 

@@ -5,11 +5,16 @@
 // ends with exactly the output of a run that never failed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -17,6 +22,8 @@
 #include "support/counting_source.h"
 #include "support/logging_sink.h"
 #include "support/scratch_directory.h"
+#include "tidemark/connectors/socket_text_source.h"
+#include "tidemark/core/log.h"
 #include "tidemark/internal/checkpoint/file_checkpoint_storage.h"
 #include "tidemark/tidemark.h"
 
@@ -34,6 +41,8 @@ struct JobOptions {
   std::filesystem::path storage;
   std::string restore;
   CheckpointingMode mode = CheckpointingMode::EXACTLY_ONCE;
+  int max_parallelism = kDefaultMaxParallelism;
+  int retained = 1;
 };
 
 /// source (2) -> map -> keyBy(v % 3) -> 50 ms event-time windows, summed -> sink (2).
@@ -41,6 +50,8 @@ JobExecutionResult runWindowJob(const std::shared_ptr<SinkLog>& log, const JobOp
   auto env = StreamExecutionEnvironment::createLocalEnvironment(2);
   env.enableSimulatedTime();
   env.enableCheckpointing(100, options.mode);
+  env.setMaxParallelism(options.max_parallelism);
+  env.getCheckpointConfig().setMaxRetainedCheckpoints(options.retained);
   if (!options.storage.empty()) env.getCheckpointConfig().setCheckpointStorage(options.storage.string());
   if (!options.restore.empty()) env.setRestorePath(options.restore);
   const std::int64_t fail_at = options.fail_at;
@@ -72,6 +83,7 @@ TEST(CheckpointingTest, CompletesACheckpointEveryIntervalAndTellsEverySinkSubtas
   EXPECT_EQ(stats.last_checkpoint_duration, 0);  // simulated time stands still while barriers flow
   EXPECT_GT(stats.last_checkpoint_size, 0u);
   EXPECT_EQ(stats.last_checkpoint_restore_timestamp, -1);
+  EXPECT_EQ(stats.restored_checkpoint_path, "");
   EXPECT_EQ(log->completed[0], (std::vector<std::int64_t>{1, 2, 3}));
   EXPECT_EQ(log->completed[1], (std::vector<std::int64_t>{1, 2, 3}));
 }
@@ -109,6 +121,7 @@ TEST(CheckpointingTest, AJobRestoredAfterAFailureEndsWithTheOutputOfARunWithoutO
   EXPECT_GT(log->cut, 0u) << "the failed run wrote lines after its last checkpoint, which the restore takes back";
   EXPECT_EQ(log->sortedLines(), expected->sortedLines());
   EXPECT_EQ(restored.getCheckpointStatistics().last_checkpoint_restore_timestamp, 0);
+  EXPECT_EQ(restored.getCheckpointStatistics().restored_checkpoint_path, (dir.path() / "chk-1").string());
   // Ids go on after the restored checkpoint's; a finished job deletes its checkpoints.
   EXPECT_TRUE(internal::FileCheckpointStorage(dir.path()).completedCheckpoints().empty());
 }
@@ -159,6 +172,141 @@ TEST(CheckpointingTest, RestoringStateOfAnOperatorTheJobLacksFailsNamingItUnless
   build(true);
   const std::vector<std::string> lines = log->sortedLines();
   EXPECT_EQ(lines.size(), 800u - 2u * 136u);  // checkpoint 1 at 100 ms: 136 records per subtask were out
+}
+
+/// Collects the log lines written while it lives, instead of standard error.
+class CapturedLog {
+ public:
+  CapturedLog()
+      : previous_(setLogHandler([this](LogLevel level, std::string_view message) {
+          lines_.push_back(fmt::format("{} {}", logLevelName(level), message));
+        })) {}
+  CapturedLog(const CapturedLog&) = delete;
+  CapturedLog& operator=(const CapturedLog&) = delete;
+  ~CapturedLog() { setLogHandler(std::move(previous_)); }
+  const std::vector<std::string>& lines() const { return lines_; }
+
+ private:
+  std::vector<std::string> lines_;
+  LogHandler previous_;
+};
+
+/// Flips a byte in the middle of `file`.
+void corrupt(const std::filesystem::path& file) {
+  std::fstream io(file, std::ios::in | std::ios::out | std::ios::binary);
+  ASSERT_TRUE(io) << file;
+  io.seekg(0, std::ios::end);
+  const std::streamoff middle = io.tellg() / 2;
+  char byte = 0;
+  io.seekg(middle);
+  io.get(byte);
+  io.seekp(middle);
+  io.put(static_cast<char>(byte ^ 0x5a));
+}
+
+/// Fails at value 700 (subtask 0's record 350, at 262 ms): after checkpoints
+/// 1 (100 ms) and 2 (200 ms), both retained in `dir`.
+void failAfterTwoCheckpoints(const std::shared_ptr<SinkLog>& log, const ScratchDirectory& dir) {
+  EXPECT_THROW(runWindowJob(log, {.fail_at = 700, .storage = dir.path(), .retained = 2}), JobExecutionException);
+  ASSERT_EQ(internal::FileCheckpointStorage(dir.path()).completedCheckpoints(), (std::vector<std::int64_t>{1, 2}));
+}
+
+TEST(CheckpointingTest, RestoringLatestPassesOverACorruptNewestCheckpointSayingSoAndTheOutputIsStillExact) {
+  auto expected = std::make_shared<SinkLog>();
+  runWindowJob(expected, {});
+  ScratchDirectory dir("checkpointing");
+  auto log = std::make_shared<SinkLog>();
+  failAfterTwoCheckpoints(log, dir);
+  const std::filesystem::path newest = dir.path() / "chk-2";
+  corrupt(newest / "state-0");
+
+  CapturedLog captured;
+  const JobExecutionResult restored = runWindowJob(log, {.storage = dir.path(), .restore = dir.path().string()});
+  EXPECT_EQ(log->sortedLines(), expected->sortedLines());
+  EXPECT_EQ(restored.getCheckpointStatistics().last_checkpoint_restore_timestamp, 0);
+  EXPECT_EQ(restored.getCheckpointStatistics().restored_checkpoint_path, (dir.path() / "chk-1").string());
+  const std::string d = dir.path().string();
+  EXPECT_EQ(captured.lines(),
+            (std::vector<std::string>{
+                fmt::format("WARNING restoring from {0}: skipped a checkpoint that is not intact: checkpoint state "
+                            "file {1}/state-0 (operator 'auto-0-counting', subtask 0): the checksum does not match: "
+                            "the file is corrupt",
+                            d, newest.string()),
+                fmt::format("WARNING restoring from {0}: restoring the newest intact checkpoint, {0}/chk-1", d)}));
+}
+
+TEST(CheckpointingTest, RestoringLatestFailsWhenNoCheckpointIsIntactNamingEach) {
+  ScratchDirectory dir("checkpointing");
+  auto log = std::make_shared<SinkLog>();
+  failAfterTwoCheckpoints(log, dir);
+  const std::filesystem::path first = dir.path() / "chk-1";
+  const std::filesystem::path second = dir.path() / "chk-2";
+  std::filesystem::remove(first / "state-0");
+  std::filesystem::resize_file(second / "_metadata", 10);
+  const std::string d = dir.path().string();
+  try {
+    runWindowJob(log, {.restore = d});
+    FAIL() << "the restore should have failed";
+  } catch (const JobExecutionException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              fmt::format("cannot restore from {0}: {0} holds no intact checkpoint: checkpoint metadata "
+                          "{1}/_metadata: 10 bytes, too few for a checkpoint's metadata; checkpoint state file "
+                          "{2}/state-0 (operator 'auto-0-counting', subtask 0) is missing",
+                          d, second.string(), first.string()));
+  }
+}
+
+TEST(CheckpointingTest, RestoringAtAnotherMaxParallelismFailsNamingBoth) {
+  ScratchDirectory dir("checkpointing");
+  auto log = std::make_shared<SinkLog>();
+  EXPECT_THROW(runWindowJob(log, {.fail_at = 500, .storage = dir.path()}), JobExecutionException);
+  const std::string d = dir.path().string();
+  try {
+    runWindowJob(log, {.restore = d, .max_parallelism = 64});
+    FAIL() << "the restore should have failed";
+  } catch (const JobExecutionException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              fmt::format("cannot restore from {0}: {0}/chk-1 was taken with max parallelism {1} and this job has "
+                          "max parallelism 64: the max parallelism cannot change across a restore "
+                          "(setMaxParallelism({1}))",
+                          d, kDefaultMaxParallelism));
+  }
+}
+
+/// Emits 1, 2, 3 and keeps no position: a restore cannot rewind it.
+class StatelessSource : public ParallelSourceFunction<std::int64_t> {
+ public:
+  void run(SourceContext<std::int64_t>& ctx) override {
+    for (std::int64_t v = 1; v <= 3; ++v) ctx.collect(v);
+  }
+};
+
+std::vector<std::string> logOfStatelessJob(bool checkpointing) {
+  CapturedLog captured;
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(2);
+  env.enableSimulatedTime();
+  if (checkpointing) env.enableCheckpointing(100);
+  auto log = std::make_shared<SinkLog>();
+  env.addSource(StatelessSource(), "stateless")
+      .map([](std::int64_t v) { return fmt::format("{}", v); })
+      .addSink(LoggingSink(log));
+  env.execute("stateless source");
+  EXPECT_EQ(log->sortedLines().size(), 6u);
+  return captured.lines();
+}
+
+// The socket source is such a source: what the server sent is gone.
+static_assert(!std::is_base_of_v<CheckpointedFunction, SocketTextSource>);
+
+TEST(CheckpointingTest, ASourceThatKeepsNoPositionSaysItIsNotReplayableWhenCheckpointingIsOn) {
+  const std::string warning =
+      "WARNING source operator 'stateless' (subtask {}/2) is not replayable: it keeps no position in checkpoints (it "
+      "is not a CheckpointedFunction), so a restored job runs it afresh instead of from the checkpoint, and "
+      "exactly-once does not cover its records";
+  std::vector<std::string> lines = logOfStatelessJob(true);
+  std::sort(lines.begin(), lines.end());
+  EXPECT_EQ(lines, (std::vector<std::string>{fmt::format(fmt::runtime(warning), 1), fmt::format(fmt::runtime(warning), 2)}));
+  EXPECT_TRUE(logOfStatelessJob(false).empty());
 }
 
 /// Passes records on; its snapshot always fails.

@@ -28,6 +28,7 @@ struct CheckpointStatistics {
   std::int64_t last_checkpoint_restore_timestamp = -1;  // lastCheckpointRestoreTimestamp; -1: not restored
   std::uint64_t num_restarts = 0;                     // numRestarts
   std::string last_checkpoint_path;                   // lastCheckpointExternalPath; empty: in memory
+  std::string restored_checkpoint_path;               // the checkpoint the job was restored from; empty: none
   std::string last_failure_reason;                    // why the last failed checkpoint failed
 };
 

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "tidemark/core/key_group.h"
 #include "tidemark/serialization/serialization_error.h"
 
 namespace tidemark::internal {
@@ -147,6 +148,39 @@ void requirePlainName(const StateFileEntry& entry, const fs::path& metadata_file
   }
 }
 
+/// The max parallelism must be one a job can have, and each state's
+/// parallelism and subtask ones that max parallelism allows: a restore
+/// redistributes key groups by them.
+void requireValidParallelism(const CheckpointMetadata& metadata, const fs::path& metadata_file) {
+  if (metadata.max_parallelism < 1 || metadata.max_parallelism > kUpperBoundMaxParallelism) {
+    throw SerializationError(fmt::format("checkpoint metadata {}: max parallelism {} is not in [1, {}]",
+                                         metadata_file.string(), metadata.max_parallelism, kUpperBoundMaxParallelism));
+  }
+  for (const StateFileEntry& entry : metadata.states) {
+    if (entry.parallelism < 1 || entry.parallelism > metadata.max_parallelism) {
+      throw SerializationError(fmt::format(
+          "checkpoint metadata {}: operator '{}' has parallelism {}, which max parallelism {} does not allow",
+          metadata_file.string(), entry.operator_id, entry.parallelism, metadata.max_parallelism));
+    }
+    if (entry.subtask < 0 || entry.subtask >= entry.parallelism) {
+      throw SerializationError(fmt::format("checkpoint metadata {}: operator '{}' has subtask {} at parallelism {}",
+                                           metadata_file.string(), entry.operator_id, entry.subtask,
+                                           entry.parallelism));
+    }
+  }
+}
+
+/// Records the parallelism of `entry`'s operator, which every entry of it must share.
+void requireOneParallelism(std::map<std::string, int>& parallelism, const StateFileEntry& entry,
+                           const fs::path& metadata_file) {
+  const auto [known, inserted] = parallelism.emplace(entry.operator_id, entry.parallelism);
+  if (!inserted && known->second != entry.parallelism) {
+    throw SerializationError(fmt::format("checkpoint metadata {}: operator '{}' is listed at parallelism {} and {}",
+                                         metadata_file.string(), entry.operator_id, known->second,
+                                         entry.parallelism));
+  }
+}
+
 }  // namespace
 
 CompletedCheckpoint readCheckpoint(const fs::path& directory) {
@@ -158,9 +192,12 @@ CompletedCheckpoint readCheckpoint(const fs::path& directory) {
   }
   const CheckpointMetadata metadata =
       decodeMetadata(readWholeFile(metadata_file, "checkpoint metadata"), metadata_file);
-  CompletedCheckpoint checkpoint{metadata.checkpoint_id, metadata.trigger_time, directory, {}};
+  requireValidParallelism(metadata, metadata_file);
+  CompletedCheckpoint checkpoint{metadata.checkpoint_id, metadata.trigger_time, metadata.max_parallelism, directory,
+                                 {}, {}};
   for (const StateFileEntry& entry : metadata.states) {
     requirePlainName(entry, metadata_file);
+    requireOneParallelism(checkpoint.parallelism, entry, metadata_file);
     if (!checkpoint.states[entry.operator_id].emplace(entry.subtask, readStateFile(directory, entry)).second) {
       throw SerializationError(fmt::format("checkpoint metadata {}: operator '{}' subtask {} is listed twice",
                                            metadata_file.string(), entry.operator_id, entry.subtask));
@@ -172,8 +209,8 @@ CompletedCheckpoint readCheckpoint(const fs::path& directory) {
 // --- PendingCheckpoint ------------------------------------------------------
 
 FileCheckpointStorage::PendingCheckpoint::PendingCheckpoint(fs::path directory, std::int64_t checkpoint_id,
-                                                            Timestamp trigger_time)
-    : directory_(std::move(directory)), metadata_{checkpoint_id, trigger_time, {}} {}
+                                                            Timestamp trigger_time, int max_parallelism)
+    : directory_(std::move(directory)), metadata_{checkpoint_id, trigger_time, max_parallelism, {}} {}
 
 void FileCheckpointStorage::PendingCheckpoint::requireOpen(std::string_view what) const {
   if (ended_) {
@@ -182,17 +219,36 @@ void FileCheckpointStorage::PendingCheckpoint::requireOpen(std::string_view what
   }
 }
 
-void FileCheckpointStorage::PendingCheckpoint::writeState(std::string_view operator_id, int subtask,
-                                                          std::string_view bytes) {
-  requireOpen("writeState()");
+void FileCheckpointStorage::PendingCheckpoint::requireNewState(std::string_view operator_id, int subtask,
+                                                               int parallelism) const {
+  const std::int64_t id = metadata_.checkpoint_id;
+  if (parallelism < 1 || parallelism > metadata_.max_parallelism) {
+    throw std::logic_error(fmt::format("checkpoint {}: operator '{}' at parallelism {}, outside [1, {}]", id,
+                                       operator_id, parallelism, metadata_.max_parallelism));
+  }
+  if (subtask < 0 || subtask >= parallelism) {
+    throw std::logic_error(fmt::format("checkpoint {}: operator '{}' has no subtask {} at parallelism {}", id,
+                                       operator_id, subtask, parallelism));
+  }
   for (const StateFileEntry& entry : metadata_.states) {
-    if (entry.operator_id == operator_id && entry.subtask == subtask) {
-      throw std::logic_error(fmt::format("checkpoint {}: the state of operator '{}' subtask {} was written twice",
-                                         metadata_.checkpoint_id, operator_id, subtask));
+    if (entry.operator_id != operator_id) continue;
+    if (entry.subtask == subtask) {
+      throw std::logic_error(fmt::format("checkpoint {}: the state of operator '{}' subtask {} was written twice", id,
+                                         operator_id, subtask));
+    }
+    if (entry.parallelism != parallelism) {
+      throw std::logic_error(fmt::format("checkpoint {}: operator '{}' written at parallelism {} and {}", id,
+                                         operator_id, entry.parallelism, parallelism));
     }
   }
-  StateFileEntry entry{std::string(operator_id), subtask, fmt::format("state-{}", metadata_.states.size()),
-                       bytes.size(), crc32Of(bytes)};
+}
+
+void FileCheckpointStorage::PendingCheckpoint::writeState(std::string_view operator_id, int subtask, int parallelism,
+                                                          std::string_view bytes) {
+  requireOpen("writeState()");
+  requireNewState(operator_id, subtask, parallelism);
+  StateFileEntry entry{std::string(operator_id), subtask, parallelism,
+                       fmt::format("state-{}", metadata_.states.size()), bytes.size(), crc32Of(bytes)};
   writeDurably(directory_ / entry.file, bytes);
   metadata_.states.push_back(std::move(entry));
 }
@@ -230,8 +286,12 @@ FileCheckpointStorage::FileCheckpointStorage(fs::path directory) : directory_(st
 }
 
 FileCheckpointStorage::PendingCheckpoint FileCheckpointStorage::begin(std::int64_t checkpoint_id,
-                                                                      Timestamp trigger_time) {
+                                                                      Timestamp trigger_time, int max_parallelism) {
   if (checkpoint_id < 0) throw std::invalid_argument(fmt::format("checkpoint id {} is negative", checkpoint_id));
+  if (max_parallelism < 1 || max_parallelism > kUpperBoundMaxParallelism) {
+    throw std::invalid_argument(fmt::format("checkpoint {}: max parallelism {} is not in [1, {}]", checkpoint_id,
+                                            max_parallelism, kUpperBoundMaxParallelism));
+  }
   const fs::path directory = checkpointDirectory(directory_, checkpoint_id);
   std::error_code error;
   if (!fs::create_directory(directory, error)) {
@@ -241,7 +301,7 @@ FileCheckpointStorage::PendingCheckpoint FileCheckpointStorage::begin(std::int64
                     directory.string(), checkpoint_id, directory_.string()));
   }
   syncDirectory(directory_);
-  return PendingCheckpoint(directory, checkpoint_id, trigger_time);
+  return PendingCheckpoint(directory, checkpoint_id, trigger_time, max_parallelism);
 }
 
 std::vector<std::int64_t> FileCheckpointStorage::completedCheckpoints() const {
@@ -260,12 +320,22 @@ void FileCheckpointStorage::remove(std::int64_t checkpoint_id) {
   if (fs::exists(directory)) removeAll(directory);
 }
 
-std::optional<CompletedCheckpoint> FileCheckpointStorage::latest() const {
+std::optional<CompletedCheckpoint> FileCheckpointStorage::latest(std::vector<std::string>* skipped) const {
   const std::vector<std::int64_t> completed = completedCheckpoints();
   if (completed.empty()) return std::nullopt;
-  // The newest, or an error: an older checkpoint is never taken silently
-  // instead of a corrupt newer one (that would replay records twice).
-  return readCheckpoint(checkpointDirectory(directory_, completed.back()));
+  // Without `skipped`, the newest or an error: an older checkpoint is never
+  // taken silently instead of a corrupt newer one.
+  if (skipped == nullptr) return readCheckpoint(checkpointDirectory(directory_, completed.back()));
+  for (auto id = completed.rbegin(); id != completed.rend(); ++id) {
+    try {
+      return readCheckpoint(checkpointDirectory(directory_, *id));
+    } catch (const SerializationError& error) {  // cut or flipped bytes, impossible values
+      skipped->emplace_back(error.what());
+    } catch (const CheckpointStorageError& error) {  // a missing or unreadable file
+      skipped->emplace_back(error.what());
+    }
+  }
+  return std::nullopt;
 }
 
 void FileCheckpointStorage::retain(int retained) {

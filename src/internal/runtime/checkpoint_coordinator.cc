@@ -27,8 +27,8 @@ constexpr std::int64_t kRememberedRounds = 64;
 
 }  // namespace
 
-CheckpointCoordinator::CheckpointCoordinator(const CheckpointConfig& config, JobContext& job)
-    : config_(config), job_(job) {
+CheckpointCoordinator::CheckpointCoordinator(const CheckpointConfig& config, int max_parallelism, JobContext& job)
+    : config_(config), max_parallelism_(max_parallelism), job_(job) {
   if (!config_.getCheckpointStorage().empty()) {
     storage_.emplace(config_.getCheckpointStorage());
     // A directory that holds an earlier run's checkpoints: go on after them.
@@ -62,9 +62,10 @@ std::optional<std::int64_t> CheckpointCoordinator::checkpointForRound(std::int64
   pending->missing = tasks_.size();
   pending->in_memory.checkpoint_id = pending->id;
   pending->in_memory.trigger_time = now;
+  pending->in_memory.max_parallelism = max_parallelism_;
   if (storage_) {
     try {
-      pending->files.emplace(storage_->begin(pending->id, now));
+      pending->files.emplace(storage_->begin(pending->id, now, max_parallelism_));
     } catch (const std::exception& error) {
       pending_ = std::move(pending);
       abortPending(fmt::format("checkpoint {} could not start: {}", pending_->id, error.what()), true);
@@ -85,8 +86,9 @@ void CheckpointCoordinator::acknowledge(int task, std::int64_t checkpoint_id, st
     for (SubtaskState& state : states) {
       pending_->bytes += state.bytes.size();
       if (pending_->files) {
-        pending_->files->writeState(state.operator_id, state.subtask, state.bytes);
+        pending_->files->writeState(state.operator_id, state.subtask, state.parallelism, state.bytes);
       } else {
+        pending_->in_memory.parallelism[state.operator_id] = state.parallelism;
         pending_->in_memory.states[state.operator_id][state.subtask] = std::move(state.bytes);
       }
     }

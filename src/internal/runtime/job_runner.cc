@@ -6,11 +6,14 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "tidemark/core/log.h"
 #include "tidemark/internal/runtime/checkpoint_coordinator.h"
 #include "tidemark/internal/runtime/job_context.h"
 #include "tidemark/internal/runtime/operator_time_service.h"
@@ -75,7 +78,7 @@ class JobPlan {
 
   void run(JobContext& job) {
     if (settings_.checkpoint.isCheckpointingEnabled()) {
-      coordinator_ = std::make_unique<CheckpointCoordinator>(settings_.checkpoint, job);
+      coordinator_ = std::make_unique<CheckpointCoordinator>(settings_.checkpoint, settings_.max_parallelism, job);
       const Timestamp start = executor_.now();
       for (auto& task : tasks_) task->enableCheckpointing(*coordinator_, coordinator_->registerTask(*task));
       for (auto& task : tasks_) {
@@ -99,6 +102,7 @@ class JobPlan {
       statistics = coordinator_->statistics();
     }
     statistics.last_checkpoint_restore_timestamp = restore_timestamp_;
+    statistics.restored_checkpoint_path = restored_from_;
     return statistics;
   }
 
@@ -211,7 +215,40 @@ class JobPlan {
     return sn.uid.empty() ? fmt::format("auto-{}-{}", n, sn.name) : sn.uid;
   }
 
+  /// The newest checkpoint in the storage directory `directory` that passes
+  /// every check; each newer one that does not is passed over with a warning.
+  static CompletedCheckpoint newestIntactCheckpoint(const std::filesystem::path& directory) {
+    std::vector<std::string> skipped;
+    std::optional<CompletedCheckpoint> checkpoint = FileCheckpointStorage(directory).latest(&skipped);
+    if (!checkpoint) {
+      if (skipped.empty()) throw CheckpointStorageError(fmt::format("{} holds no completed checkpoint", directory.string()));
+      throw CheckpointStorageError(
+          fmt::format("{} holds no intact checkpoint: {}", directory.string(), fmt::join(skipped, "; ")));
+    }
+    for (const std::string& error : skipped) {
+      logMessage(LogLevel::WARNING, fmt::format("restoring from {}: skipped a checkpoint that is not intact: {}",
+                                                directory.string(), error));
+    }
+    if (!skipped.empty()) {
+      logMessage(LogLevel::WARNING, fmt::format("restoring from {}: restoring the newest intact checkpoint, {}",
+                                                directory.string(), checkpoint->directory.string()));
+    }
+    return std::move(*checkpoint);
+  }
+
+  /// Key groups are what keyed state is split by: their number cannot change.
+  void requireSameMaxParallelism(const CompletedCheckpoint& checkpoint) const {
+    if (checkpoint.max_parallelism == settings_.max_parallelism) return;
+    throw std::invalid_argument(fmt::format(
+        "{} was taken with max parallelism {} and this job has max parallelism {}: the max parallelism cannot "
+        "change across a restore (setMaxParallelism({}))",
+        checkpoint.directory.string(), checkpoint.max_parallelism, settings_.max_parallelism,
+        checkpoint.max_parallelism));
+  }
+
   /// Reads the checkpoint to restore and decodes every subtask's snapshot.
+  /// An explicit checkpoint must be intact; "the latest in a directory"
+  /// falls back to the newest intact one.
   void loadRestoredState() {
     const std::filesystem::path path(settings_.restore_path);
     std::optional<CompletedCheckpoint> checkpoint;
@@ -219,11 +256,11 @@ class JobPlan {
       if (std::filesystem::exists(path / "_metadata")) {
         checkpoint = readCheckpoint(path);
       } else if (std::filesystem::is_directory(path)) {
-        checkpoint = FileCheckpointStorage(path).latest();
-        if (!checkpoint) throw CheckpointStorageError(fmt::format("{} holds no completed checkpoint", path.string()));
+        checkpoint = newestIntactCheckpoint(path);
       } else {
         throw CheckpointStorageError(fmt::format("{} is neither a checkpoint nor a checkpoint directory", path.string()));
       }
+      requireSameMaxParallelism(*checkpoint);
       for (const auto& [operator_id, subtasks] : checkpoint->states) {
         for (const auto& [subtask, bytes] : subtasks) {
           try {
@@ -265,6 +302,7 @@ class JobPlan {
     context.max_parallelism = settings_.max_parallelism;
     context.key_group_range = computeKeyGroupRangeForOperatorIndex(settings_.max_parallelism, p, subtask);
     context.auto_watermark_interval = settings_.auto_watermark_interval;
+    context.checkpointing_enabled = settings_.checkpoint.isCheckpointingEnabled();
     context.time_service = &task.own(std::make_unique<OperatorTimeService>(task.timeService(), context.description()));
     auto op = sn.createOperator();
     op->setup(std::move(context));

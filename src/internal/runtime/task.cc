@@ -130,7 +130,7 @@ void Task::performCheckpoint(std::int64_t checkpoint_id) {
       if (i == 0) {
         for (auto& input : inputs_) snapshot.input_valves.push_back(input->valve().snapshot());
       }
-      states.push_back(SubtaskState{operator_ids_[i], subtask_index_, serializeToBytes(snapshot)});
+      states.push_back(SubtaskState{operator_ids_[i], subtask_index_, parallelism_, serializeToBytes(snapshot)});
     } catch (const std::exception& error) {
       declined = fmt::format("the snapshot of {} failed: {}", op.context().description(), error.what());
     }

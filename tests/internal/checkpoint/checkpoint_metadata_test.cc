@@ -20,7 +20,7 @@ using ::testing::ThrowsMessage;
 const std::filesystem::path kFile = "/checkpoints/chk-7/_metadata";
 
 CheckpointMetadata twoStates() {
-  return {7, 1'700'000'000'000, {{"Window", 0, "state-0", 3, crc32Of("abc")}, {"Window", 1, "state-1", 0, 0}}};
+  return {7, 1'700'000'000'000, 128, {{"Window", 0, 2, "state-0", 3, crc32Of("abc")}, {"Window", 1, 2, "state-1", 0, 0}}};
 }
 
 std::string hex(const std::string& bytes) {
@@ -38,13 +38,23 @@ TEST(CheckpointMetadataTest, Crc32IsZlibs) {
   EXPECT_EQ(crc32Of("123456789"), 0xCBF43926u);  // the check value of CRC-32 (ISO-HDLC)
 }
 
-TEST(CheckpointMetadataTest, TheBytesOfFormatVersionOneArePinned) {
-  const CheckpointMetadata one_state{3, 1000, {{"op", 1, "state-0", 2, 0x01020304}}};
-  // "TMCK", version 1, id 3 (i64), trigger time 1000 (i64), 1 entry: "op", subtask 1 (i32),
-  // "state-0", size 2 (u64), crc 0x01020304; then the CRC-32 of all that.
+TEST(CheckpointMetadataTest, TheBytesOfFormatVersionTwoArePinned) {
+  const CheckpointMetadata one_state{3, 1000, 128, {{"op", 1, 2, "state-0", 2, 0x01020304}}};
+  // "TMCK", version 2, id 3 (i64), trigger time 1000 (i64), max parallelism 128 (i32), 1 entry:
+  // "op", subtask 1 (i32), parallelism 2 (i32), "state-0", size 2 (u64), crc 0x01020304;
+  // then the CRC-32 of all that.
   EXPECT_EQ(hex(encodeMetadata(one_state)),
-            "544d434b" "01000000" "0300000000000000" "e803000000000000" "01" "026f70" "01000000"
-            "0773746174652d30" "0200000000000000" "04030201" "9a89afce");
+            "544d434b" "02000000" "0300000000000000" "e803000000000000" "80000000" "01" "026f70" "01000000"
+            "02000000" "0773746174652d30" "0200000000000000" "04030201" "5c59c1c8");
+}
+
+TEST(CheckpointMetadataTest, FormatVersionOneIsRefused) {
+  // Version 1 did not record parallelism, without which a restore cannot redistribute state.
+  std::string bytes = encodeMetadata(twoStates());
+  bytes[4] = 1;
+  EXPECT_THAT([&] { decodeMetadata(bytes, kFile); },
+              ThrowsMessage<SerializationError>(
+                  "checkpoint metadata /checkpoints/chk-7/_metadata: format version 1; this build reads version 2"));
 }
 
 TEST(CheckpointMetadataTest, AnotherMagicIsNotACheckpoint) {
@@ -61,7 +71,7 @@ TEST(CheckpointMetadataTest, AnotherFormatVersionIsRefusedNamingBoth) {
   bytes[4] = 9;
   EXPECT_THAT([&] { decodeMetadata(bytes, kFile); },
               ThrowsMessage<SerializationError>(
-                  "checkpoint metadata /checkpoints/chk-7/_metadata: format version 9; this build reads version 1"));
+                  "checkpoint metadata /checkpoints/chk-7/_metadata: format version 9; this build reads version 2"));
 }
 
 TEST(CheckpointMetadataTest, AnyFlippedByteAfterTheHeaderFailsTheChecksum) {
@@ -89,7 +99,7 @@ TEST(CheckpointMetadataTest, AFileCutShortIsRefused) {
 TEST(CheckpointMetadataTest, BytesThatPassTheChecksumButDoNotParseAreRefusedNamingTheFile) {
   // A well-formed header and checksum around a body that is not metadata.
   std::string bytes = "TMCK";
-  bytes += std::string("\x01\x00\x00\x00", 4);
+  bytes += std::string("\x02\x00\x00\x00", 4);
   bytes += "\x05";  // a checkpoint id, then nothing
   const std::uint32_t crc = crc32Of(bytes);
   for (int shift = 0; shift < 32; shift += 8) bytes += static_cast<char>((crc >> shift) & 0xff);

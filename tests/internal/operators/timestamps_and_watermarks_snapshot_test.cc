@@ -1,8 +1,9 @@
 // assignTimestampsAndWatermarks keeps its watermark state in snapshots:
 // restored, the generator goes on from the largest timestamp it saw, no
-// watermark it emitted comes again, an idle stream stays idle; rescaled, the
-// generators start afresh from the least watermark; a generator that cannot
-// read its own state back is reported naming the operator.
+// watermark it emitted comes again, an idle stream stays idle and says so
+// again at its first periodic emit; rescaled, the generators start afresh
+// from the least watermark; a generator that cannot read its own state back
+// is reported naming the operator.
 #include "tidemark/internal/operators/timestamps_and_watermarks_operator.h"
 
 #include <gmock/gmock.h>
@@ -65,25 +66,48 @@ TEST(TimestampsAndWatermarksSnapshotTest, AWatermarkEmittedBeforeTheFailureIsNot
   EXPECT_EQ(restored.getOutput().lines(), (Lines{"Record(140 @ 140)", "Record(160 @ 160)", "Watermark(149)"}));
 }
 
-TEST(TimestampsAndWatermarksSnapshotTest, AnIdleStreamIsStillIdleAfterARestore) {
-  const auto idle_after_300 = boundedBy10().withIdleness(300);
-  Harness before(assigner(idle_after_300));
+WatermarkStrategy<std::int64_t> idleAfter300() { return boundedBy10().withIdleness(300); }
+
+/// Saw 100 at 0 ms; by 800 ms idle, and snapshotted.
+OperatorSubtaskState snapshotOfAnIdleStream() {
+  Harness before(assigner(idleAfter300()));
   before.open();
   before.processElement(100, 0);
   // 200: saw an event; 400: the countdown starts; 600: not yet 300 ms; 800: idle.
   for (Timestamp now : {200, 400, 600, 800}) before.setProcessingTime(now);
   EXPECT_EQ(before.getOutput().watermarkStatuses(), (std::vector<WatermarkStatus>{WatermarkStatus::IDLE}));
+  return before.snapshot(1);
+}
 
+/// A harness at 800 ms restored from snapshotOfAnIdleStream(), opened.
+std::unique_ptr<Harness> restoredIdleAt800() {
   OperatorTestHarnessOptions later;
   later.initial_processing_time = 800;
-  Harness restored(assigner(idle_after_300), later);
-  restored.initializeState(before.snapshot(1));
-  restored.open();
-  restored.processElement(120, 800);
-  restored.setProcessingTime(1000);
+  auto restored = std::make_unique<Harness>(assigner(idleAfter300()), later);
+  restored->initializeState(snapshotOfAnIdleStream());
+  restored->open();
+  return restored;
+}
+
+TEST(TimestampsAndWatermarksSnapshotTest, AnIdleStreamIsStillIdleAfterARestore) {
+  const std::unique_ptr<Harness> restored = restoredIdleAt800();
+  restored->processElement(120, 800);
+  restored->setProcessingTime(1000);
   // Active again with its next watermark, as a stream that never failed would be.
-  EXPECT_EQ(restored.getOutput().watermarkStatuses(), (std::vector<WatermarkStatus>{WatermarkStatus::ACTIVE}));
-  EXPECT_EQ(restored.getOutput().lines(), (Lines{"Record(120 @ 120)", "Watermark(109)"}));
+  EXPECT_EQ(restored->getOutput().watermarkStatuses(), (std::vector<WatermarkStatus>{WatermarkStatus::ACTIVE}));
+  EXPECT_EQ(restored->getOutput().lines(), (Lines{"Record(120 @ 120)", "Watermark(109)"}));
+}
+
+TEST(TimestampsAndWatermarksSnapshotTest, RestoredIdleItSaysSoAgainOnceAtItsFirstPeriodicEmit) {
+  const std::unique_ptr<Harness> restored = restoredIdleAt800();
+  restored->setProcessingTime(999);
+  EXPECT_TRUE(restored->getOutput().watermarkStatuses().empty());
+  // For a task downstream that was rescaled, and so starts this channel active.
+  restored->setProcessingTime(1000);
+  EXPECT_EQ(restored->getOutput().watermarkStatuses(), (std::vector<WatermarkStatus>{WatermarkStatus::IDLE}));
+  restored->setProcessingTime(1400);
+  EXPECT_EQ(restored->getOutput().watermarkStatuses(), (std::vector<WatermarkStatus>{WatermarkStatus::IDLE}));
+  EXPECT_TRUE(restored->getOutput().lines().empty());
 }
 
 TEST(TimestampsAndWatermarksSnapshotTest, RescaledTheGeneratorsStartAfreshFromTheLeastWatermark) {

@@ -34,11 +34,15 @@ class CheckpointStorageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A checkpoint read back and checked: every state file's size and checksum matched.
+/// A checkpoint read back and checked: every state file's size and checksum
+/// matched, and every subtask and parallelism is one the max parallelism allows.
 struct CompletedCheckpoint {
   std::int64_t checkpoint_id = 0;
   Timestamp trigger_time = 0;
+  int max_parallelism = 0;
   std::filesystem::path directory;
+  /// operator id -> the parallelism it ran at
+  std::map<std::string, int> parallelism;
   /// operator id -> subtask -> the bytes its snapshot wrote
   std::map<std::string, std::map<int, std::string>> states;
 };
@@ -59,9 +63,11 @@ class FileCheckpointStorage {
     std::int64_t checkpointId() const { return metadata_.checkpoint_id; }
     const std::filesystem::path& directory() const { return directory_; }
 
-    /// Writes the state of `subtask` of operator `operator_id` to its own file.
-    /// The same operator and subtask twice is a logic error.
-    void writeState(std::string_view operator_id, int subtask, std::string_view bytes);
+    /// Writes the state of `subtask` of operator `operator_id`, which runs at
+    /// `parallelism`, to its own file. The same operator and subtask twice, a
+    /// subtask outside [0, parallelism), a parallelism outside [1, max
+    /// parallelism] and two parallelisms for one operator are logic errors.
+    void writeState(std::string_view operator_id, int subtask, int parallelism, std::string_view bytes);
 
     /// Writes `_metadata`: from then on the checkpoint is complete. Returns its directory.
     std::filesystem::path complete();
@@ -71,8 +77,10 @@ class FileCheckpointStorage {
 
    private:
     friend class FileCheckpointStorage;
-    PendingCheckpoint(std::filesystem::path directory, std::int64_t checkpoint_id, Timestamp trigger_time);
+    PendingCheckpoint(std::filesystem::path directory, std::int64_t checkpoint_id, Timestamp trigger_time,
+                      int max_parallelism);
     void requireOpen(std::string_view what) const;
+    void requireNewState(std::string_view operator_id, int subtask, int parallelism) const;
 
     std::filesystem::path directory_;
     CheckpointMetadata metadata_;
@@ -84,9 +92,10 @@ class FileCheckpointStorage {
 
   const std::filesystem::path& directory() const { return directory_; }
 
-  /// Starts checkpoint `checkpoint_id` in a new chk-<id> directory; one
-  /// that exists already (an id used twice) is a CheckpointStorageError.
-  PendingCheckpoint begin(std::int64_t checkpoint_id, Timestamp trigger_time);
+  /// Starts checkpoint `checkpoint_id` of a job with `max_parallelism` key
+  /// groups in a new chk-<id> directory; one that exists already (an id used
+  /// twice) is a CheckpointStorageError.
+  PendingCheckpoint begin(std::int64_t checkpoint_id, Timestamp trigger_time, int max_parallelism);
 
   /// The ids of the complete checkpoints, oldest first.
   std::vector<std::int64_t> completedCheckpoints() const;
@@ -95,8 +104,12 @@ class FileCheckpointStorage {
   std::int64_t highestCheckpointId() const;
   /// Removes checkpoint `checkpoint_id`, if it is here.
   void remove(std::int64_t checkpoint_id);
-  /// The newest complete checkpoint, read and checked; none when there is none.
-  std::optional<CompletedCheckpoint> latest() const;
+  /// The newest complete checkpoint, read and checked; none when there is
+  /// none. Without `skipped`, one that fails its checks is an error. With
+  /// it, the newest intact one: each newer one that fails its checks (a cut,
+  /// flipped or missing file) is passed over and its error added to
+  /// `skipped`, newest first, so that the caller can say so.
+  std::optional<CompletedCheckpoint> latest(std::vector<std::string>* skipped = nullptr) const;
 
   /// Keeps the `retained` newest complete checkpoints (at least 1) and
   /// removes the older ones, and every unfinished one older than the newest

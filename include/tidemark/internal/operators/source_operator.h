@@ -2,13 +2,19 @@
 // MAX watermark when run() returns. A source function that is a
 // CheckpointedFunction keeps its position in the operator's snapshots; the
 // snapshots also hold the last watermark the source emitted, so a restored
-// source does not emit it, or a lower one, again.
+// source does not emit it, or a lower one, again. One that is not (the socket
+// source, a user source without state) cannot be rewound: with checkpointing
+// on, each subtask says so in a warning when it opens.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "tidemark/core/log.h"
 #include "tidemark/functions/source_function.h"
 #include "tidemark/internal/core/operator_failure.h"
 #include "tidemark/internal/operators/source_context_impl.h"
@@ -46,6 +52,9 @@ class SourceOperator final : public SourceOperatorBase {
       watermark_ = own != nullptr ? own->current_watermark : restoredWatermark(snapshots);
     }
     this->initializeFunctionState(*function_);
+    if (context().checkpointing_enabled && dynamic_cast<CheckpointedFunction*>(function_.get()) == nullptr) {
+      warnNotReplayable();
+    }
     function_->open();
   }
   void close() override { function_->close(); }
@@ -91,6 +100,14 @@ class SourceOperator final : public SourceOperatorBase {
     const SourceContextImpl<T>*& slot_;
     SourceHooks*& hooks_slot_;
   };
+
+  void warnNotReplayable() const {
+    logMessage(LogLevel::WARNING,
+               fmt::format("source {} is not replayable: it keeps no position in checkpoints (it is not a "
+                           "CheckpointedFunction), so a restored job runs it afresh instead of from the checkpoint, "
+                           "and exactly-once does not cover its records",
+                           context().description()));
+  }
 
   std::unique_ptr<SourceFunction<T>> function_;
   const SourceContextImpl<T>* running_ = nullptr;  // while runSource() runs: what snapshots read

@@ -51,6 +51,7 @@ struct OperatorContext {
   int max_parallelism = kDefaultMaxParallelism;
   KeyGroupRange key_group_range{0, kDefaultMaxParallelism - 1};
   Duration auto_watermark_interval = 200;
+  bool checkpointing_enabled = false;  // the job takes checkpoints
   ProcessingTimeService* time_service = nullptr;
 
   /// What a user function may learn about where it runs.

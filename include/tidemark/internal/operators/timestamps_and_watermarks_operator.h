@@ -11,6 +11,11 @@
 // watermark), and in its operator state the generator's state and whether
 // the stream was idle. Restored at the same parallelism, it goes on where it
 // was: a restored job emits no watermark lower than one the failed job did.
+// Restored idle, it says so again at its first periodic emit unless the
+// generator made it active by then: a task downstream restored at another
+// parallelism starts every channel active, and would otherwise wait for this
+// one (one restored at the same parallelism knows already, and takes the
+// second IDLE as a no-op). No record pays for this.
 // Rescaled, each generator starts afresh (it has one subtask's state), from
 // the least watermark of the old subtasks.
 #pragma once
@@ -104,11 +109,16 @@ class TimestampsAndWatermarksOperator final : public OneInputOperator<T, T>, pri
                                error.what());
     }
     idle_ = restored.front().idle;
+    announce_restored_idleness_ = idle_;
   }
 
   void schedulePeriodicEmit(Timestamp at) {
     this->processingTimeService().registerTimer(at, [this](Timestamp now) {
       generator_->onPeriodicEmit(*this);
+      // After the generator: a watermark it emitted made the stream active.
+      if (std::exchange(announce_restored_idleness_, false) && idle_) {
+        this->emitWatermarkStatusToAll(WatermarkStatus::IDLE);
+      }
       schedulePeriodicEmit(now + interval_);
     });
   }
@@ -143,6 +153,7 @@ class TimestampsAndWatermarksOperator final : public OneInputOperator<T, T>, pri
   Duration interval_ = 0;
   Timestamp last_emitted_ = kMinWatermark;
   bool idle_ = false;
+  bool announce_restored_idleness_ = false;  // restored idle: say so again at the first periodic emit
   bool deferring_ = false;
   std::optional<Timestamp> deferred_;
 };

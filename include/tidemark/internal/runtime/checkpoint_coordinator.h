@@ -41,10 +41,11 @@ namespace tidemark::internal {
 
 class Task;
 
-/// One operator subtask's snapshot, serialized.
+/// One operator subtask's snapshot, serialized, and the parallelism it ran at.
 struct SubtaskState {
   std::string operator_id;
   int subtask = 0;
+  int parallelism = 1;
   std::string bytes;
 };
 
@@ -53,7 +54,8 @@ enum class JobEnd { FINISHED, CANCELLED, FAILED };
 
 class CheckpointCoordinator {
  public:
-  CheckpointCoordinator(const CheckpointConfig& config, JobContext& job);
+  /// For a job with `max_parallelism` key groups, which every checkpoint records.
+  CheckpointCoordinator(const CheckpointConfig& config, int max_parallelism, JobContext& job);
   ~CheckpointCoordinator();
 
   /// Before the job runs: every task that must acknowledge a checkpoint.
@@ -87,6 +89,7 @@ class CheckpointCoordinator {
   void complete(Timestamp now);
 
   const CheckpointConfig config_;
+  const int max_parallelism_;
   JobContext& job_;
   std::optional<FileCheckpointStorage> storage_;
   std::vector<Task*> tasks_;
