@@ -77,6 +77,23 @@ StreamExecutionEnvironment& StreamExecutionEnvironment::setAllowNonRestoredState
   return *this;
 }
 
+StreamExecutionEnvironment& StreamExecutionEnvironment::setRestartStrategy(RestartStrategyConfiguration strategy) {
+  settings_.restart_strategy = strategy;
+  return *this;
+}
+
+RestartStrategyConfiguration StreamExecutionEnvironment::getRestartStrategy() const {
+  return internal::effectiveRestartStrategy(settings_);
+}
+
+StreamExecutionEnvironment& StreamExecutionEnvironment::injectFailure(FailureInjection failure) {
+  if (failure.subtask() < 0) {
+    throw std::invalid_argument(fmt::format("injectFailure({}): the subtask must be at least 0", failure.describe()));
+  }
+  settings_.injected_failures.push_back(std::move(failure));
+  return *this;
+}
+
 DataStreamSource<std::string> StreamExecutionEnvironment::socketTextStream(const std::string& host, int port,
                                                                            char delimiter, long max_retry) {
   // The source rejects a bad port or retry count now, while the job is

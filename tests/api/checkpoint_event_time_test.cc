@@ -95,6 +95,7 @@ StreamExecutionEnvironment checkpointedEnvironment(const RunOptions& options) {
   env.getConfig().setAutoWatermarkInterval(10);
   if (!options.storage.empty()) env.getCheckpointConfig().setCheckpointStorage(options.storage.string());
   if (options.restore) env.setRestorePath(options.storage.string());
+  env.setRestartStrategy(RestartStrategies::noRestart());  // a failure ends the process; a new one restores
   return env;
 }
 

@@ -54,6 +54,8 @@ JobExecutionResult runWindowJob(const std::shared_ptr<SinkLog>& log, const JobOp
   env.getCheckpointConfig().setMaxRetainedCheckpoints(options.retained);
   if (!options.storage.empty()) env.getCheckpointConfig().setCheckpointStorage(options.storage.string());
   if (!options.restore.empty()) env.setRestorePath(options.restore);
+  // A failure ends the process here; a new environment restores (restarts: restart_test.cc).
+  env.setRestartStrategy(RestartStrategies::noRestart());
   const std::int64_t fail_at = options.fail_at;
   env.addSource(CountingSource(options.per_subtask), "counting")
       .map([fail_at](std::int64_t v) {
@@ -323,6 +325,7 @@ JobExecutionResult runUnsnapshottable(int tolerable) {
   auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
   env.enableSimulatedTime().enableCheckpointing(100);
   env.getCheckpointConfig().setTolerableCheckpointFailureNumber(tolerable);
+  env.setRestartStrategy(RestartStrategies::noRestart());
   auto log = std::make_shared<SinkLog>();
   env.addSource(CountingSource(400), "counting")
       .process(Unsnapshottable())

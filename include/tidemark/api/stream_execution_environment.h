@@ -27,7 +27,9 @@
 #include <vector>
 
 #include "tidemark/api/data_stream.h"
+#include "tidemark/core/failure_injection.h"
 #include "tidemark/core/job_execution_result.h"
+#include "tidemark/core/restart_strategy.h"
 #include "tidemark/connectors/collection_source.h"
 #include "tidemark/connectors/scripted_source.h"
 #include "tidemark/internal/operators/source_operator.h"
@@ -86,6 +88,16 @@ class StreamExecutionEnvironment {
   /// Whether state of an operator that this job lacks is skipped (true) or
   /// fails the restore (false, the default).
   StreamExecutionEnvironment& setAllowNonRestoredState(bool allow);
+
+  /// What the job does when a task fails (tidemark/core/restart_strategy.h).
+  /// Without one: restart without limit when checkpointing, else fail.
+  StreamExecutionEnvironment& setRestartStrategy(RestartStrategyConfiguration strategy);
+  /// The strategy set, or the default that applies to this environment now.
+  RestartStrategyConfiguration getRestartStrategy() const;
+
+  /// Fail the job on purpose, once, to test its recovery
+  /// (tidemark/core/failure_injection.h). May be called several times.
+  StreamExecutionEnvironment& injectFailure(FailureInjection failure);
 
   ExecutionConfig& getConfig() { return config_; }
   const ExecutionConfig& getConfig() const { return config_; }

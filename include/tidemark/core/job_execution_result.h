@@ -32,14 +32,22 @@ struct CheckpointStatistics {
   std::string last_failure_reason;                    // why the last failed checkpoint failed
 };
 
+/// A failure the job restarted after: when (on the job's clock) and why.
+struct JobFailure {
+  std::int64_t timestamp = 0;
+  std::string cause;
+};
+
 class JobExecutionResult {
  public:
   JobExecutionResult(std::string job_name, std::chrono::nanoseconds net_runtime,
-                     std::vector<OperatorMetrics> operators, CheckpointStatistics checkpoints = {})
+                     std::vector<OperatorMetrics> operators, CheckpointStatistics checkpoints = {},
+                     std::vector<JobFailure> failures = {})
       : job_name_(std::move(job_name)),
         net_runtime_(net_runtime),
         operators_(std::move(operators)),
-        checkpoints_(std::move(checkpoints)) {}
+        checkpoints_(std::move(checkpoints)),
+        failures_(std::move(failures)) {}
 
   const std::string& getJobName() const { return job_name_; }
   /// Wall time from the start of the first task to the end of the last.
@@ -49,6 +57,10 @@ class JobExecutionResult {
   }
   const std::vector<OperatorMetrics>& getOperatorMetrics() const { return operators_; }
   const CheckpointStatistics& getCheckpointStatistics() const { return checkpoints_; }
+  /// How often the job restarted (numRestarts).
+  std::uint64_t getNumRestarts() const { return checkpoints_.num_restarts; }
+  /// Every failure the job recovered from, oldest first.
+  const std::vector<JobFailure>& getFailures() const { return failures_; }
   /// Records received by the operator named `name` (0 if there is none).
   std::uint64_t recordsIn(const std::string& name) const {
     for (const auto& op : operators_) {
@@ -72,6 +84,7 @@ class JobExecutionResult {
   std::chrono::nanoseconds net_runtime_;
   std::vector<OperatorMetrics> operators_;
   CheckpointStatistics checkpoints_;
+  std::vector<JobFailure> failures_;
 };
 
 /// The job failed: the message names the operator, the subtask and the

@@ -35,6 +35,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "tidemark/functions/operator_state_store.h"
 
@@ -53,14 +54,29 @@ class FunctionSnapshotContext {
 /// Where initializeState() finds its state.
 class FunctionInitializationContext {
  public:
-  FunctionInitializationContext(OperatorStateStore& store, bool restored) : store_(store), restored_(restored) {}
+  FunctionInitializationContext(OperatorStateStore& store, bool restored, std::int64_t restored_checkpoint_id = 0,
+                                int attempt_number = 0)
+      : store_(store),
+        restored_(restored),
+        restored_checkpoint_id_(restored_checkpoint_id),
+        attempt_number_(attempt_number) {}
   /// True when the subtask restores from a checkpoint or savepoint.
   bool isRestored() const { return restored_; }
+  /// The id of the checkpoint restored from, when isRestored().
+  std::optional<std::int64_t> getRestoredCheckpointId() const {
+    return restored_ ? std::optional<std::int64_t>(restored_checkpoint_id_) : std::nullopt;
+  }
+  /// 0 in a job's first run, then one more at each of its restarts (Flink's
+  /// attempt number): a function whose effects outlive a failed attempt can
+  /// take them back here.
+  int getAttemptNumber() const { return attempt_number_; }
   OperatorStateStore& getOperatorStateStore() { return store_; }
 
  private:
   OperatorStateStore& store_;
   bool restored_;
+  std::int64_t restored_checkpoint_id_;
+  int attempt_number_;
 };
 
 class CheckpointedFunction {

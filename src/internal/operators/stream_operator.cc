@@ -30,6 +30,7 @@ void OperatorBase::initializeState(std::vector<OperatorSnapshot> snapshots) {
   operator_states.reserve(snapshots.size());
   for (OperatorSnapshot& snapshot : snapshots) operator_states.push_back(std::move(snapshot.operator_state));
   restored_operator_state_ = redistributeOperatorState(operator_states, context_.subtask_index, context_.parallelism);
+  restored_checkpoint_id_ = snapshots.empty() ? 0 : snapshots.front().checkpoint_id;
   restored_ = std::move(snapshots);
   is_restored_ = true;
 }

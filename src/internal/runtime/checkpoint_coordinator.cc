@@ -27,8 +27,8 @@ constexpr std::int64_t kRememberedRounds = 64;
 
 }  // namespace
 
-CheckpointCoordinator::CheckpointCoordinator(const CheckpointConfig& config, int max_parallelism, JobContext& job)
-    : config_(config), max_parallelism_(max_parallelism), job_(job) {
+CheckpointCoordinator::CheckpointCoordinator(const CheckpointConfig& config, int max_parallelism)
+    : config_(config), max_parallelism_(max_parallelism) {
   if (!config_.getCheckpointStorage().empty()) {
     storage_.emplace(config_.getCheckpointStorage());
     // A directory that holds an earlier run's checkpoints: go on after them.
@@ -37,6 +37,15 @@ CheckpointCoordinator::CheckpointCoordinator(const CheckpointConfig& config, int
 }
 
 CheckpointCoordinator::~CheckpointCoordinator() = default;
+
+void CheckpointCoordinator::beginAttempt(JobContext& job) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  job_ = &job;
+  tasks_.clear();
+  rounds_.clear();
+  pending_.reset();  // jobEnded() discarded it
+  task_finished_ = false;
+}
 
 int CheckpointCoordinator::registerTask(Task& task) {
   tasks_.push_back(&task);
@@ -54,7 +63,7 @@ std::optional<std::int64_t> CheckpointCoordinator::checkpointForRound(std::int64
                  true);
   }
   const bool paused = last_completion_ != kMinWatermark && now - last_completion_ < config_.getMinPauseBetweenCheckpoints();
-  if (pending_ != nullptr || paused || task_finished_ || job_.isCancelled()) return decision;
+  if (pending_ != nullptr || paused || task_finished_ || job_->isCancelled()) return decision;
   auto pending = std::make_unique<Pending>();
   pending->id = next_id_++;
   pending->trigger_time = now;
@@ -155,7 +164,7 @@ void CheckpointCoordinator::abortPending(const std::string& reason, bool counts_
   statistics_.last_failure_reason = reason;
   if (!counts_toward_failure) return;
   if (++consecutive_failures_ > config_.getTolerableCheckpointFailureNumber()) {
-    job_.fail(fmt::format("{} consecutive checkpoint failure{} exceed the tolerable number {}; the last: {}",
+    job_->fail(fmt::format("{} consecutive checkpoint failure{} exceed the tolerable number {}; the last: {}",
                           consecutive_failures_, consecutive_failures_ > 1 ? "s" : "",
                           config_.getTolerableCheckpointFailureNumber(), reason));
   }

@@ -1,6 +1,9 @@
 #include "tidemark/internal/runtime/job_runner.h"
 
+#include <atomic>
 #include <chrono>
+#include <climits>
+#include <deque>
 #include <csignal>
 #include <map>
 #include <memory>
@@ -8,6 +11,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -18,6 +23,7 @@
 #include "tidemark/internal/runtime/job_context.h"
 #include "tidemark/internal/runtime/operator_time_service.h"
 #include "tidemark/internal/runtime/real_time_executor.h"
+#include "tidemark/internal/runtime/restart_policy.h"
 #include "tidemark/internal/runtime/signal_cancellation.h"
 #include "tidemark/internal/runtime/simulated_executor.h"
 #include "tidemark/serialization/type_serializer.h"
@@ -58,15 +64,81 @@ class Executor {
 };
 
 /// A planned job: resolved parallelism and partitioning, chains, tasks, channels.
+/// A checkpoint in messages: its directory, or its id when it is in memory.
+std::string restoreName(const CompletedCheckpoint& checkpoint) {
+  if (checkpoint.directory.empty()) return fmt::format("checkpoint {} (in memory)", checkpoint.checkpoint_id);
+  return checkpoint.directory.string();
+}
+
+/// The newest checkpoint in the storage directory `directory` that passes
+/// every check; each newer one that does not is passed over with a warning.
+CompletedCheckpoint newestIntactCheckpoint(const std::filesystem::path& directory) {
+  std::vector<std::string> skipped;
+  std::optional<CompletedCheckpoint> checkpoint = FileCheckpointStorage(directory).latest(&skipped);
+  if (!checkpoint) {
+    if (skipped.empty()) throw CheckpointStorageError(fmt::format("{} holds no completed checkpoint", directory.string()));
+    throw CheckpointStorageError(
+        fmt::format("{} holds no intact checkpoint: {}", directory.string(), fmt::join(skipped, "; ")));
+  }
+  for (const std::string& error : skipped) {
+    logMessage(LogLevel::WARNING, fmt::format("restoring from {}: skipped a checkpoint that is not intact: {}",
+                                              directory.string(), error));
+  }
+  if (!skipped.empty()) {
+    logMessage(LogLevel::WARNING, fmt::format("restoring from {}: restoring the newest intact checkpoint, {}",
+                                              directory.string(), checkpoint->directory.string()));
+  }
+  return std::move(*checkpoint);
+}
+
+/// Key groups are what keyed state is split by: their number cannot change.
+void requireSameMaxParallelism(const CompletedCheckpoint& checkpoint, const ExecutionSettings& settings) {
+  if (checkpoint.max_parallelism == settings.max_parallelism) return;
+  throw std::invalid_argument(fmt::format(
+      "{} was taken with max parallelism {} and this job has max parallelism {}: the max parallelism cannot "
+      "change across a restore (setMaxParallelism({}))",
+      checkpoint.directory.string(), checkpoint.max_parallelism, settings.max_parallelism,
+      checkpoint.max_parallelism));
+}
+
+/// The checkpoint `settings.restore_path` names. An explicit checkpoint must
+/// be intact; "the latest in a directory" falls back to the newest intact one.
+CompletedCheckpoint checkpointToRestore(const ExecutionSettings& settings) {
+  const std::filesystem::path path(settings.restore_path);
+  try {
+    std::optional<CompletedCheckpoint> checkpoint;
+    if (std::filesystem::exists(path / "_metadata")) {
+      checkpoint = readCheckpoint(path);
+    } else if (std::filesystem::is_directory(path)) {
+      checkpoint = newestIntactCheckpoint(path);
+    } else {
+      throw CheckpointStorageError(fmt::format("{} is neither a checkpoint nor a checkpoint directory", path.string()));
+    }
+    requireSameMaxParallelism(*checkpoint, settings);
+    return std::move(*checkpoint);
+  } catch (const std::exception& error) {
+    throw JobExecutionException(fmt::format("cannot restore from {}: {}", path.string(), error.what()));
+  }
+}
+
+/// One attempt of a job: the first, or one after a restart.
+struct Attempt {
+  int number = 0;
+  /// One flag per injected failure, set when it fired: it fires once per job.
+  std::deque<std::atomic<bool>>* injection_fired = nullptr;
+};
+
 class JobPlan {
  public:
-  JobPlan(const StreamGraph& graph, const ExecutionSettings& settings)
-      : graph_(graph), settings_(settings), executor_(settings) {}
+  JobPlan(const StreamGraph& graph, const ExecutionSettings& settings, Attempt attempt)
+      : graph_(graph), settings_(settings), attempt_(attempt), executor_(settings) {}
 
-  void build() {
-    if (!settings_.restore_path.empty()) loadRestoredState();
+  /// Plans the job; restored from `checkpoint` when it is set.
+  void build(const CompletedCheckpoint* checkpoint) {
+    if (checkpoint != nullptr) decodeRestoredState(*checkpoint);
     resolveParallelism();
     resolvePartitioning();
+    resolveInjectedFailures();
     throwIfInvalid();
     buildChains();
     createTasks();
@@ -76,15 +148,18 @@ class JobPlan {
     refuseUnmatchedRestoredState();
   }
 
-  void run(JobContext& job) {
-    if (settings_.checkpoint.isCheckpointingEnabled()) {
-      coordinator_ = std::make_unique<CheckpointCoordinator>(settings_.checkpoint, settings_.max_parallelism, job);
+  /// Runs the planned job; `coordinator` (null without checkpointing)
+  /// serves this attempt.
+  void run(JobContext& job, CheckpointCoordinator* coordinator) {
+    if (coordinator != nullptr) {
+      coordinator->beginAttempt(job);
       const Timestamp start = executor_.now();
-      for (auto& task : tasks_) task->enableCheckpointing(*coordinator_, coordinator_->registerTask(*task));
+      for (auto& task : tasks_) task->enableCheckpointing(*coordinator, coordinator->registerTask(*task));
       for (auto& task : tasks_) {
         if (task->isSource()) task->scheduleCheckpointTriggers(start);
       }
     }
+    armInjectedFailuresAtTime();
     for (auto& channel : channels_) {
       ChannelBase* c = channel.get();
       job.onCancel([c] { c->cancel(); });
@@ -94,17 +169,11 @@ class JobPlan {
     executor_.run(tasks, job);
   }
 
-  /// The checkpoints' statistics, after the job ended as `end`.
-  CheckpointStatistics endCheckpoints(JobEnd end) {
-    CheckpointStatistics statistics;
-    if (coordinator_) {
-      coordinator_->jobEnded(end);
-      statistics = coordinator_->statistics();
-    }
-    statistics.last_checkpoint_restore_timestamp = restore_timestamp_;
-    statistics.restored_checkpoint_path = restored_from_;
-    return statistics;
-  }
+  /// The processing time now, on the job's clock.
+  Timestamp now() const { return executor_.now(); }
+  /// When this attempt restored its state (-1: it did not), and from where.
+  Timestamp restoreTimestamp() const { return restore_timestamp_; }
+  const std::string& restoredFrom() const { return restored_from_; }
 
   std::vector<OperatorMetrics> metrics() const {
     std::vector<OperatorMetrics> result;
@@ -215,67 +284,87 @@ class JobPlan {
     return sn.uid.empty() ? fmt::format("auto-{}-{}", n, sn.name) : sn.uid;
   }
 
-  /// The newest checkpoint in the storage directory `directory` that passes
-  /// every check; each newer one that does not is passed over with a warning.
-  static CompletedCheckpoint newestIntactCheckpoint(const std::filesystem::path& directory) {
-    std::vector<std::string> skipped;
-    std::optional<CompletedCheckpoint> checkpoint = FileCheckpointStorage(directory).latest(&skipped);
-    if (!checkpoint) {
-      if (skipped.empty()) throw CheckpointStorageError(fmt::format("{} holds no completed checkpoint", directory.string()));
-      throw CheckpointStorageError(
-          fmt::format("{} holds no intact checkpoint: {}", directory.string(), fmt::join(skipped, "; ")));
-    }
-    for (const std::string& error : skipped) {
-      logMessage(LogLevel::WARNING, fmt::format("restoring from {}: skipped a checkpoint that is not intact: {}",
-                                                directory.string(), error));
-    }
-    if (!skipped.empty()) {
-      logMessage(LogLevel::WARNING, fmt::format("restoring from {}: restoring the newest intact checkpoint, {}",
-                                                directory.string(), checkpoint->directory.string()));
-    }
-    return std::move(*checkpoint);
-  }
-
-  /// Key groups are what keyed state is split by: their number cannot change.
-  void requireSameMaxParallelism(const CompletedCheckpoint& checkpoint) const {
-    if (checkpoint.max_parallelism == settings_.max_parallelism) return;
-    throw std::invalid_argument(fmt::format(
-        "{} was taken with max parallelism {} and this job has max parallelism {}: the max parallelism cannot "
-        "change across a restore (setMaxParallelism({}))",
-        checkpoint.directory.string(), checkpoint.max_parallelism, settings_.max_parallelism,
-        checkpoint.max_parallelism));
-  }
-
-  /// Reads the checkpoint to restore and decodes every subtask's snapshot.
-  /// An explicit checkpoint must be intact; "the latest in a directory"
-  /// falls back to the newest intact one.
-  void loadRestoredState() {
-    const std::filesystem::path path(settings_.restore_path);
-    std::optional<CompletedCheckpoint> checkpoint;
-    try {
-      if (std::filesystem::exists(path / "_metadata")) {
-        checkpoint = readCheckpoint(path);
-      } else if (std::filesystem::is_directory(path)) {
-        checkpoint = newestIntactCheckpoint(path);
-      } else {
-        throw CheckpointStorageError(fmt::format("{} is neither a checkpoint nor a checkpoint directory", path.string()));
-      }
-      requireSameMaxParallelism(*checkpoint);
-      for (const auto& [operator_id, subtasks] : checkpoint->states) {
-        for (const auto& [subtask, bytes] : subtasks) {
-          try {
-            restored_[operator_id].push_back(deserializeFromBytes<OperatorSnapshot>(bytes));
-          } catch (const std::exception& error) {
-            throw SerializationError(fmt::format("the state of operator '{}' subtask {} in {}: {}", operator_id,
-                                                 subtask + 1, checkpoint->directory.string(), error.what()));
-          }
+  /// Decodes every subtask's snapshot of `checkpoint`.
+  void decodeRestoredState(const CompletedCheckpoint& checkpoint) {
+    for (const auto& [operator_id, subtasks] : checkpoint.states) {
+      for (const auto& [subtask, bytes] : subtasks) {
+        try {
+          restored_[operator_id].push_back(deserializeFromBytes<OperatorSnapshot>(bytes));
+        } catch (const std::exception& error) {
+          throw JobExecutionException(fmt::format("cannot restore from {}: the state of operator '{}' subtask {} in {}: {}",
+                                                  restoreSource(checkpoint), operator_id, subtask + 1,
+                                                  restoreName(checkpoint), error.what()));
         }
       }
-    } catch (const std::exception& error) {
-      throw JobExecutionException(fmt::format("cannot restore from {}: {}", path.string(), error.what()));
     }
-    restored_from_ = checkpoint->directory.string();
+    restored_from_ = restoreName(checkpoint);
     restore_timestamp_ = executor_.now();
+  }
+
+  /// What the user asked to restore from, or else the checkpoint itself.
+  std::string restoreSource(const CompletedCheckpoint& checkpoint) const {
+    return settings_.restore_path.empty() || attempt_.number > 0 ? restoreName(checkpoint) : settings_.restore_path;
+  }
+
+  /// The first node named `name`, or -1.
+  int nodeNamed(const std::string& name) const {
+    for (std::size_t n = 0; n < graph_.size(); ++n) {
+      if (node(static_cast<int>(n)).name == name) return static_cast<int>(n);
+    }
+    return -1;
+  }
+
+  /// Finds each injected failure's operator subtask; an afterRecords one gets its count.
+  void resolveInjectedFailures() {
+    for (std::size_t i = 0; i < settings_.injected_failures.size(); ++i) {
+      const FailureInjection& failure = settings_.injected_failures[i];
+      const int n = nodeNamed(failure.operatorName());
+      if (n < 0) {
+        problems_.push_back(fmt::format("injectFailure({}): the job has no operator named '{}'", failure.describe(),
+                                        failure.operatorName()));
+        continue;
+      }
+      const int p = parallelism_[static_cast<std::size_t>(n)];
+      if (failure.subtask() >= p) {
+        problems_.push_back(fmt::format("injectFailure({}): operator '{}' has {} subtask{}", failure.describe(),
+                                        failure.operatorName(), p, p == 1 ? "" : "s"));
+        continue;
+      }
+      if (failure.kind() == FailureInjection::Kind::AFTER_RECORDS) {
+        if (node(n).num_inputs == 0) {
+          problems_.push_back(fmt::format("injectFailure({}): '{}' is a source and receives no records; name an "
+                                          "operator it feeds",
+                                          failure.describe(), failure.operatorName()));
+          continue;
+        }
+        injected_counts_[{n, failure.subtask()}] = std::make_unique<InjectedFailureCount>(
+            failure.records(), failure.describe(), (*attempt_.injection_fired)[i]);
+      }
+    }
+  }
+
+  /// An atTime injection is a timer of the task that holds its operator subtask.
+  void armInjectedFailuresAtTime() {
+    for (std::size_t i = 0; i < settings_.injected_failures.size(); ++i) {
+      const FailureInjection& failure = settings_.injected_failures[i];
+      if (failure.kind() != FailureInjection::Kind::AT_TIME) continue;
+      std::atomic<bool>* fired = &(*attempt_.injection_fired)[i];
+      if (fired->load()) continue;
+      const auto n = static_cast<std::size_t>(nodeNamed(failure.operatorName()));
+      Task& task = *tasks_of_[n][static_cast<std::size_t>(failure.subtask())];
+      task.timeService().registerTimer(failure.instant(), [fired, what = failure.describe()](Timestamp) {
+        if (!fired->exchange(true)) throw std::runtime_error("injected failure " + what);
+      });
+    }
+  }
+
+  /// Input `input` of node `n`'s subtask `subtask`, behind a FailingInput
+  /// when an afterRecords injection targets that subtask.
+  InputBase& inputFor(int n, OperatorBase& op, int input, Task& task, int subtask, const TypeOps& type) {
+    InputBase& plain = node(n).inputOf(op, input, task);
+    auto count = injected_counts_.find({n, subtask});
+    if (count == injected_counts_.end()) return plain;
+    return type.createFailingInput(task, plain, *count->second);
   }
 
   /// A restored operator state that no operator of this job takes.
@@ -303,6 +392,7 @@ class JobPlan {
     context.key_group_range = computeKeyGroupRangeForOperatorIndex(settings_.max_parallelism, p, subtask);
     context.auto_watermark_interval = settings_.auto_watermark_interval;
     context.checkpointing_enabled = settings_.checkpoint.isCheckpointingEnabled();
+    context.attempt_number = attempt_.number;
     context.time_service = &task.own(std::make_unique<OperatorTimeService>(task.timeService(), context.description()));
     auto op = sn.createOperator();
     op->setup(std::move(context));
@@ -344,7 +434,8 @@ class JobPlan {
     Task& task = *tasks_of_[un][static_cast<std::size_t>(u)];
     if (head_[t] != static_cast<int>(t)) {
       OperatorBase& op = *operators_[t][static_cast<std::size_t>(u)];
-      return edge.element_type->createChainingOutput(task, target.inputOf(op, edge.target_input, task), op);
+      InputBase& input = inputFor(static_cast<int>(t), op, edge.target_input, task, u, *edge.element_type);
+      return edge.element_type->createChainingOutput(task, input, op);
     }
     std::vector<ChannelBase*> channels;
     for (ChannelBase* c : channels_of_[t][e][static_cast<std::size_t>(u)]) {
@@ -409,7 +500,8 @@ class JobPlan {
           if (type == nullptr) {
             throw InvalidProgramException(fmt::format("operator '{}' has nothing connected to input {}", target.name, input + 1));
           }
-          auto processor = type->createInputProcessor(channels, target.inputOf(op, input, task), op);
+          auto processor =
+              type->createInputProcessor(channels, inputFor(static_cast<int>(t), op, input, task, d, *type), op);
           if (auto restored = restored_.find(operatorId(static_cast<int>(t))); restored != restored_.end()) {
             restoreInputValve(processor->valve(), restored->second, d, parallelism_[t], input);
           }
@@ -421,6 +513,7 @@ class JobPlan {
 
   const StreamGraph& graph_;
   const ExecutionSettings& settings_;
+  Attempt attempt_;
   Executor executor_;
   std::vector<std::string> problems_;
   std::vector<int> parallelism_;
@@ -435,7 +528,7 @@ class JobPlan {
   std::map<std::string, std::vector<OperatorSnapshot>> restored_;  // operator id -> every old subtask's snapshot
   std::string restored_from_;
   Timestamp restore_timestamp_ = -1;
-  std::unique_ptr<CheckpointCoordinator> coordinator_;
+  std::map<std::pair<int, int>, std::unique_ptr<InjectedFailureCount>> injected_counts_;  // (node, subtask)
 };
 
 const char* signalName(int signal) {
@@ -451,30 +544,82 @@ const char* signalName(int signal) {
 
 }  // namespace
 
+RestartStrategyConfiguration effectiveRestartStrategy(const ExecutionSettings& settings) {
+  if (settings.restart_strategy) return *settings.restart_strategy;
+  if (settings.checkpoint.isCheckpointingEnabled()) return RestartStrategies::fixedDelayRestart(INT_MAX, 1000);
+  return RestartStrategies::noRestart();
+}
+
 JobExecutionResult runJob(const StreamGraph& graph, const ExecutionSettings& settings, const std::string& job_name) {
-  JobPlan plan(graph, settings);
-  plan.build();
-  JobContext job;
-  std::optional<CancelOnSignals> signals;
-  if (settings.cancel_on_signals) signals.emplace(job);
-  const auto start = std::chrono::steady_clock::now();
-  plan.run(job);
-  const auto runtime = std::chrono::steady_clock::now() - start;
-  const int signal = signals ? signals->signal() : 0;
-  signals.reset();
-  const CheckpointStatistics checkpoints =
-      plan.endCheckpoints(job.failure() ? JobEnd::FAILED : signal != 0 ? JobEnd::CANCELLED : JobEnd::FINISHED);
-  if (auto failure = job.failure()) {
-    throw JobExecutionException(fmt::format("job '{}' failed: {}", job_name, *failure));
+  std::optional<CompletedCheckpoint> restore;
+  if (!settings.restore_path.empty()) restore = checkpointToRestore(settings);
+  std::unique_ptr<CheckpointCoordinator> coordinator;
+  if (settings.checkpoint.isCheckpointingEnabled()) {
+    coordinator = std::make_unique<CheckpointCoordinator>(settings.checkpoint, settings.max_parallelism);
   }
-  if (signal != 0) {
-    throw JobCancellationException(
-        fmt::format("job '{}' was cancelled by {}: its sources stopped, and its operators and sinks were closed",
-                    job_name, signalName(signal)),
-        signal);
+  RestartPolicy restarts(effectiveRestartStrategy(settings));
+  std::deque<std::atomic<bool>> injection_fired(settings.injected_failures.size());
+  std::vector<JobFailure> failures;
+  ExecutionSettings attempt_settings = settings;
+  Timestamp restore_timestamp = -1;
+  std::string restored_from;
+  std::chrono::nanoseconds runtime{0};
+  for (int attempt = 0;; ++attempt) {
+    JobPlan plan(graph, attempt_settings, Attempt{attempt, &injection_fired});
+    plan.build(restore ? &*restore : nullptr);
+    if (plan.restoreTimestamp() >= 0) {
+      restore_timestamp = plan.restoreTimestamp();
+      restored_from = plan.restoredFrom();
+    }
+    JobContext job;
+    std::optional<CancelOnSignals> signals;
+    if (settings.cancel_on_signals) signals.emplace(job);
+    const auto start = std::chrono::steady_clock::now();
+    plan.run(job, coordinator.get());
+    runtime += std::chrono::steady_clock::now() - start;
+    const int signal = signals ? signals->signal() : 0;
+    signals.reset();
+    const std::optional<std::string> failure = signal == 0 ? job.failure() : std::nullopt;
+    const Timestamp failed_at = plan.now();
+    const bool restart = failure && restarts.restartAfterFailureAt(failed_at);
+    if (coordinator) {
+      coordinator->jobEnded(failure ? JobEnd::FAILED : signal != 0 ? JobEnd::CANCELLED : JobEnd::FINISHED);
+    }
+    if (restart) {
+      failures.push_back(JobFailure{failed_at, *failure});
+      if (coordinator) {
+        if (auto latest = coordinator->latestCompleted()) restore = std::move(latest);
+      }
+      logMessage(LogLevel::WARNING,
+                 fmt::format("job '{}' failed at {} ms and restarts (restart {}, {}) {} ms later from {}: {}", job_name,
+                             failed_at, failures.size(), restarts.strategy().describe(), restarts.delay(),
+                             restore ? restoreName(*restore) : std::string("the beginning"), *failure));
+      if (attempt_settings.simulated_start) {
+        attempt_settings.simulated_start = failed_at + restarts.delay();
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(restarts.delay()));
+      }
+      continue;
+    }
+    CheckpointStatistics checkpoints = coordinator ? coordinator->statistics() : CheckpointStatistics{};
+    checkpoints.last_checkpoint_restore_timestamp = restore_timestamp;
+    checkpoints.restored_checkpoint_path = restored_from;
+    checkpoints.num_restarts = failures.size();
+    if (failure) {
+      const std::string restarted =
+          failures.empty() ? std::string()
+                           : fmt::format(" (after {} restart{}; {} allows no more)", failures.size(),
+                                         failures.size() == 1 ? "" : "s", restarts.strategy().describe());
+      throw JobExecutionException(fmt::format("job '{}' failed{}: {}", job_name, restarted, *failure));
+    }
+    if (signal != 0) {
+      throw JobCancellationException(
+          fmt::format("job '{}' was cancelled by {}: its sources stopped, and its operators and sinks were closed",
+                      job_name, signalName(signal)),
+          signal);
+    }
+    return JobExecutionResult(job_name, runtime, plan.metrics(), checkpoints, std::move(failures));
   }
-  return JobExecutionResult(job_name, std::chrono::duration_cast<std::chrono::nanoseconds>(runtime), plan.metrics(),
-                            checkpoints);
 }
 
 }  // namespace tidemark::internal

@@ -52,7 +52,7 @@ class SourceOperator final : public SourceOperatorBase {
       watermark_ = own != nullptr ? own->current_watermark : restoredWatermark(snapshots);
     }
     this->initializeFunctionState(*function_);
-    if (context().checkpointing_enabled && dynamic_cast<CheckpointedFunction*>(function_.get()) == nullptr) {
+    if (context().checkpointing_enabled && this->checkpointedFunction() == nullptr) {
       warnNotReplayable();
     }
     function_->open();

@@ -52,6 +52,7 @@ struct OperatorContext {
   KeyGroupRange key_group_range{0, kDefaultMaxParallelism - 1};
   Duration auto_watermark_interval = 200;
   bool checkpointing_enabled = false;  // the job takes checkpoints
+  int attempt_number = 0;              // 0, then one more at each restart of the job
   ProcessingTimeService* time_service = nullptr;
 
   /// What a user function may learn about where it runs.
@@ -148,7 +149,8 @@ class OperatorBase {
       checkpoint_listener_ = dynamic_cast<CheckpointListener*>(&function);
       checkpointed_function_ = dynamic_cast<CheckpointedFunction*>(&function);
       if (checkpointed_function_ != nullptr) {
-        FunctionInitializationContext init(operatorStateStore(), is_restored_);
+        FunctionInitializationContext init(operatorStateStore(), is_restored_, restored_checkpoint_id_,
+                                           context_.attempt_number);
         checkpointed_function_->initializeState(init);
       }
     }
@@ -186,6 +188,8 @@ class OperatorBase {
   }
 
   OutputBase* mainOutputBase() const { return main_output_; }
+  /// The function initializeFunctionState() found to be a CheckpointedFunction, or null.
+  CheckpointedFunction* checkpointedFunction() const { return checkpointed_function_; }
 
   /// For snapshotState() of an operator whose state exists from open() on:
   /// `opened` is that state, null before open(), which is a caller's bug.
@@ -210,6 +214,7 @@ class OperatorBase {
   std::vector<std::pair<int, OutputBase*>> side_outputs_;
   std::vector<OperatorSnapshot> restored_;
   bool is_restored_ = false;
+  std::int64_t restored_checkpoint_id_ = 0;
   std::vector<OperatorListStateSnapshot> restored_operator_state_;  // until the store takes it
   std::unique_ptr<OperatorStateStore> operator_state_store_;
   CheckpointedFunction* checkpointed_function_ = nullptr;

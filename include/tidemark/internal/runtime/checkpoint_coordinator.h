@@ -21,6 +21,10 @@
 // because a task finished first is discarded and counted, never toward
 // failing the job.
 //
+// Restarts: one coordinator serves every attempt of a job, so checkpoint ids
+// keep rising, the statistics add up and retention sees every checkpoint;
+// beginAttempt() hands it the next attempt's job context and tasks.
+//
 // Thread-safety: every member may be called from any task thread.
 #pragma once
 
@@ -55,8 +59,13 @@ enum class JobEnd { FINISHED, CANCELLED, FAILED };
 class CheckpointCoordinator {
  public:
   /// For a job with `max_parallelism` key groups, which every checkpoint records.
-  CheckpointCoordinator(const CheckpointConfig& config, int max_parallelism, JobContext& job);
+  CheckpointCoordinator(const CheckpointConfig& config, int max_parallelism);
   ~CheckpointCoordinator();
+
+  /// Before an attempt of the job runs (the first, or one after a restart):
+  /// the attempt's job context; its tasks register next. Trigger rounds
+  /// start again from 0.
+  void beginAttempt(JobContext& job);
 
   /// Before the job runs: every task that must acknowledge a checkpoint.
   /// Returns the index the task acknowledges with.
@@ -90,7 +99,7 @@ class CheckpointCoordinator {
 
   const CheckpointConfig config_;
   const int max_parallelism_;
-  JobContext& job_;
+  JobContext* job_ = nullptr;
   std::optional<FileCheckpointStorage> storage_;
   std::vector<Task*> tasks_;
 

@@ -8,8 +8,13 @@
 
 namespace tidemark::internal {
 
-/// Plan and run `graph`. Throws InvalidProgramException (listing every
-/// problem) for an invalid graph and JobExecutionException when the job fails.
+/// The restart strategy `settings` sets, or else the default: restart
+/// without limit when checkpointing, otherwise never.
+RestartStrategyConfiguration effectiveRestartStrategy(const ExecutionSettings& settings);
+
+/// Plan and run `graph`; after a failure, restart as the restart strategy
+/// says. Throws InvalidProgramException (listing every problem) for an
+/// invalid graph and JobExecutionException when the job fails for good.
 JobExecutionResult runJob(const StreamGraph& graph, const ExecutionSettings& settings, const std::string& job_name);
 
 }  // namespace tidemark::internal

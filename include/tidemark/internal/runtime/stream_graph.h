@@ -15,10 +15,13 @@
 #include <vector>
 
 #include "tidemark/core/checkpoint_config.h"
+#include "tidemark/core/failure_injection.h"
+#include "tidemark/core/restart_strategy.h"
 #include "tidemark/internal/operators/chaining_output.h"
 #include "tidemark/internal/operators/output.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/runtime/channel.h"
+#include "tidemark/internal/runtime/failing_input.h"
 #include "tidemark/internal/runtime/input_processor.h"
 #include "tidemark/internal/runtime/partitioner.h"
 #include "tidemark/internal/runtime/record_writer.h"
@@ -41,6 +44,8 @@ class TypeOps {
                                    BackpressureListener* backpressure) const = 0;
   virtual std::unique_ptr<InputProcessor> createInputProcessor(const std::vector<ChannelBase*>& channels,
                                                                InputBase& target, OperatorBase& target_op) const = 0;
+  /// `target` behind a FailingInput that counts for `count` (failure injection).
+  virtual InputBase& createFailingInput(Task& task, InputBase& target, InjectedFailureCount& count) const = 0;
 };
 
 template <class T>
@@ -102,6 +107,9 @@ class TypeOpsImpl final : public TypeOps {
                                                        OperatorBase& target_op) const override {
     return std::make_unique<ChannelInputProcessor<T>>(typedChannels<T>(channels), static_cast<Input<T>&>(target),
                                                       target_op);
+  }
+  InputBase& createFailingInput(Task& task, InputBase& target, InjectedFailureCount& count) const override {
+    return task.own(std::make_unique<FailingInput<T>>(static_cast<Input<T>&>(target), count));
   }
 };
 
@@ -209,6 +217,8 @@ struct ExecutionSettings {
   CheckpointConfig checkpoint;               // checkpointing is off without an interval
   std::string restore_path;                  // set: restore from this checkpoint (or storage directory)
   bool allow_non_restored_state = false;     // state of operators the job lacks is skipped, not refused
+  std::optional<RestartStrategyConfiguration> restart_strategy;  // empty: Flink's default (restart_strategy.h)
+  std::vector<FailureInjection> injected_failures;
 };
 
 class StreamGraph {
