@@ -24,6 +24,7 @@ set(TIDEMARK_LAYERS
   windowing            # assigners, triggers, evictors
   cep                  # the pattern DSL and match functions
   connectors           # sources and sinks
+  connectors/file      # the exactly-once file sink: part files, rolling, buckets
   internal/operators   # operators, outputs, timers
   internal/window      # the window operators
   internal/cep         # the NFA and the CEP operator
@@ -54,10 +55,19 @@ function(tidemark_add_layer_targets)
     tidemark_layer_id(${folder} id)
     set(root ${PROJECT_BINARY_DIR}/layers/${id}/include)
     list(APPEND visible ${folder})
+    # Each header on its own: a layer nested in another's folder
+    # (connectors/file in connectors) must stay out of the outer one's tree.
     foreach(shown IN LISTS visible)
-      get_filename_component(parent ${root}/tidemark/${shown} DIRECTORY)
-      file(MAKE_DIRECTORY ${parent})
-      file(CREATE_LINK ${PROJECT_SOURCE_DIR}/include/tidemark/${shown} ${root}/tidemark/${shown} SYMBOLIC)
+      set(staged ${root}/tidemark/${shown})
+      if(IS_SYMLINK ${staged})
+        file(REMOVE ${staged})  # a folder linked whole by an older build tree
+      endif()
+      file(MAKE_DIRECTORY ${staged})
+      file(GLOB shown_headers CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}/include/tidemark/${shown}
+           ${PROJECT_SOURCE_DIR}/include/tidemark/${shown}/*.h)
+      foreach(header IN LISTS shown_headers)
+        file(CREATE_LINK ${PROJECT_SOURCE_DIR}/include/tidemark/${shown}/${header} ${staged}/${header} SYMBOLIC)
+      endforeach()
     endforeach()
 
     file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${folder}/*.cc)

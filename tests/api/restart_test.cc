@@ -20,6 +20,7 @@
 
 #include "support/counting_source.h"
 #include "support/scratch_directory.h"
+#include "support/sum_per_window.h"
 #include "tidemark/core/log.h"
 #include "tidemark/tidemark.h"
 
@@ -28,6 +29,7 @@ namespace {
 
 using testing_support::CountingSource;
 using testing_support::ScratchDirectory;
+using testing_support::SumPerWindow;
 
 struct RestartJob {
   std::vector<FailureInjection> failures;
@@ -39,17 +41,6 @@ struct RestartJob {
 struct RestartRun {
   std::vector<std::string> output;  // sorted
   std::optional<JobExecutionResult> result;
-};
-
-/// "key K window START sum S" for each window.
-class SumPerWindow : public ProcessWindowFunction<std::int64_t, std::string, std::int64_t, TimeWindow> {
- public:
-  void process(const std::int64_t& key, Context& context, std::span<const std::int64_t> values,
-               Collector<std::string>& out) override {
-    std::int64_t sum = 0;
-    for (std::int64_t v : values) sum += v;
-    out.collect(fmt::format("key {} window {} sum {}", key, context.window().getStart(), sum));
-  }
 };
 
 /// counting (2) -> keyBy(v % 3) -> 50 ms tumbling windows, summed -> collected

@@ -172,6 +172,13 @@ class DataStream {
   template <class Sink>
     requires std::is_base_of_v<SinkFunction<T>, Sink>
   DataStreamSink<T> addSink(Sink sink) const;
+  /// The same, as Flink's sinkTo() spells it for sinks such as FileSink
+  /// (tidemark/connectors/file/file_sink.h).
+  template <class Sink>
+    requires std::is_base_of_v<SinkFunction<T>, Sink>
+  DataStreamSink<T> sinkTo(Sink sink) const {
+    return addSink(std::move(sink));
+  }
 
   /// Collect every element into memory (see connectors/collect_sink.h).
   std::shared_ptr<CollectedRecords<T>> collectToMemory() const;

@@ -34,6 +34,13 @@ class SinkFunction : public RichFunction<RuntimeContext> {
   virtual void invoke(const T& value, const Context& context) = 0;
   /// Called when the input ended (not when the job failed).
   virtual void finish() {}
+
+  /// A sink that returns an interval > 0 here gets the processing time in
+  /// every Context, and onProcessingTime(now) on its task thread each time
+  /// that interval passed (a file sink closes idle part files there). The
+  /// sink's operator asks once, after open(); 0 (the default) costs nothing.
+  virtual Duration processingTimeCheckInterval() const { return 0; }
+  virtual void onProcessingTime(Timestamp now) { (void)now; }
 };
 
 }  // namespace tidemark

@@ -34,7 +34,8 @@
 //   ProcessFunction, which cannot have timers; otherwise, and before open(),
 //   they throw std::logic_error.
 // - snapshot(checkpoint_id), while open, returns the operator's state as a
-//   checkpoint takes it. initializeState(states), before open(), restores a
+//   checkpoint takes it; notifyOfCompletedCheckpoint(id) tells the operator
+//   that checkpoint completed. initializeState(states), before open(), restores a
 //   fresh harness from the states of one or more subtasks of any parallelism:
 //   the harness's subtask takes the key groups its options give it, and its
 //   share of their operator state (docs/fault-tolerance.md).
@@ -214,6 +215,14 @@ class OperatorTestHarnessBase {
     OperatorSnapshot taken;
     guarded([&] { taken = operator_->snapshot(checkpoint_id); }, [] { return std::string("a snapshot"); });
     return OperatorSubtaskState(serializeToBytes(taken));
+  }
+
+  /// Checkpoint `checkpoint_id` completed (Flink's notifyOfCompletedCheckpoint):
+  /// the operator hears of it as it would between two records.
+  void notifyOfCompletedCheckpoint(std::int64_t checkpoint_id) {
+    requireOpen("notifyOfCompletedCheckpoint()");
+    guarded([&] { operator_->notifyCheckpointComplete(checkpoint_id); },
+            [checkpoint_id] { return fmt::format("the completion of checkpoint {}", checkpoint_id); });
   }
 
   /// Before open(): restore from the states of the old subtasks (see the contract).

@@ -203,10 +203,12 @@ StateSnapshot writeCepWakes(ForEach&& for_each, const CompiledPattern<T>& patter
   cep_snapshot_detail::requireSerializable<K, T>(operator_name);
   StateSnapshot snapshot{kCepWakesStateName, StateKind::VALUE, cepWakeTypes<K, T>(pattern), {}};
   if constexpr (Serializable<K>) {
-    using Wake = std::tuple<const K*, Timestamp, std::uint64_t>;
+    // The key by value: for_each's references last only for the call (the
+    // queue visits its out-of-order wake-ups on a copy that it pops).
+    using Wake = std::tuple<K, Timestamp, std::uint64_t>;
     KeyGroupBlocks<Wake> blocks;
     for_each([&](const K& key, Timestamp time, std::uint64_t place) {
-      blocks.add(groups.keyGroupOf(key), {&key, time, place});
+      blocks.add(groups.keyGroupOf(key), {key, time, place});
     });
     const auto by_time_and_place = [](std::vector<Wake>& wakes) {
       std::sort(wakes.begin(), wakes.end(), [](const Wake& a, const Wake& b) {
@@ -215,7 +217,7 @@ StateSnapshot writeCepWakes(ForEach&& for_each, const CompiledPattern<T>& patter
     };
     snapshot.key_groups = blocks.write(by_time_and_place, [](const Wake& wake, DataOutput& out) {
       const auto& [key, time, place] = wake;
-      TypeSerializer<K>::serialize(*key, out);
+      TypeSerializer<K>::serialize(key, out);
       out.writeFixed(time);
       out.writeVarUint(place);
     });

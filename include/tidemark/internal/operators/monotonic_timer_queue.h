@@ -63,7 +63,8 @@ class MonotonicTimerQueue {
   }
 
   /// f(key, timestamp, sequence) for every pending entry, in no particular
-  /// order; the sequence is the entry's place in registration order.
+  /// order; the sequence is the entry's place in registration order. The
+  /// references are valid only during the call to f.
   template <class F>
   void forEachEntry(F&& f) const {
     for (const Lane& l : lanes_) {
