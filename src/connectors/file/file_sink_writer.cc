@@ -97,6 +97,20 @@ void syncDirectory(const fs::path& directory, const std::string& description) {
   ::close(fd);
 }
 
+/// Where a part lives: its bucket directory, its hidden and its final name.
+struct PartPaths {
+  fs::path directory;
+  fs::path hidden;
+  fs::path final_path;
+};
+
+PartPaths pathsOf(const std::string& base_path, const OutputFileConfig& names, const FileSinkPart& part) {
+  fs::path directory = fs::path(base_path) / part.bucket;
+  fs::path hidden = directory / hiddenName(names, part.writer, part.counter);
+  fs::path final_path = directory / partName(names, part.writer, part.counter);
+  return PartPaths{std::move(directory), std::move(hidden), std::move(final_path)};
+}
+
 const FileSinkWriterRecord* recordOf(const std::vector<FileSinkWriterRecord>& records, std::int32_t writer) {
   for (const auto& record : records) {
     if (record.writer == writer) return &record;
@@ -218,9 +232,7 @@ void FileSinkWriter::closeAll(FileSinkTransaction& open) {
 void FileSinkWriter::commit(const FileSinkTransaction& transaction) const {
   std::set<fs::path> directories;
   for (const FileSinkPart& part : transaction.parts) {
-    const fs::path directory = fs::path(settings_.base_path) / part.bucket;
-    const fs::path hidden = directory / hiddenName(settings_.names, part.writer, part.counter);
-    const fs::path final_path = directory / partName(settings_.names, part.writer, part.counter);
+    const auto [directory, hidden, final_path] = pathsOf(settings_.base_path, settings_.names, part);
     std::error_code error;
     if (fs::exists(hidden, error)) {
       fs::rename(hidden, final_path, error);
@@ -240,8 +252,7 @@ void FileSinkWriter::commit(const FileSinkTransaction& transaction) const {
 void FileSinkWriter::abort(const FileSinkTransaction& transaction) const {
   for (const FileSinkPart& part : transaction.parts) {
     std::error_code ignored;  // an aborted part may never have been made
-    fs::remove(fs::path(settings_.base_path) / part.bucket / hiddenName(settings_.names, part.writer, part.counter),
-               ignored);
+    fs::remove(pathsOf(settings_.base_path, settings_.names, part).hidden, ignored);
   }
 }
 
@@ -303,9 +314,7 @@ void FileSinkWriter::recordPosition(FileSinkContext& context) const {
 
 void FileSinkWriter::finishInProgress(const FileSinkInProgressPart& in_progress) const {
   const FileSinkPart& part = in_progress.part;
-  const fs::path directory = fs::path(settings_.base_path) / part.bucket;
-  const fs::path hidden = directory / hiddenName(settings_.names, part.writer, part.counter);
-  const fs::path final_path = directory / partName(settings_.names, part.writer, part.counter);
+  const auto [directory, hidden, final_path] = pathsOf(settings_.base_path, settings_.names, part);
   std::error_code error;
   // Committed after the checkpoint already, when a restore goes back past one.
   const fs::path& found = fs::exists(hidden, error) ? hidden : final_path;
