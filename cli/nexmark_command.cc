@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,11 @@ struct NexmarkOptions {
   bool reference = false;
   bool generator_only = false;
   bool metrics = false;
+  Duration checkpoint_interval = 0;  // 0: no checkpoints
+  std::string checkpoint_dir;        // empty: checkpoints in memory
+  int retained_checkpoints = 1;      // in checkpoint_dir: how many a restore can fall back over
+  std::string restore;               // "latest" (in checkpoint_dir) or a path; empty: a fresh start
+  std::string output;                // empty: results are only counted
 };
 
 /// Parallel source subtasks may drift this far apart in event time before
@@ -77,9 +83,26 @@ LatencySummary summarize(const nexmark::LatencyHistogram& latencies) {
   return LatencySummary{latencies.percentile(50), latencies.percentile(99), latencies.max(), latencies.count()};
 }
 
+/// Checkpoints, the restore and where they are kept. Checkpoints in a
+/// directory outlive a cancelled run (Ctrl-C), so that it can be resumed with
+/// --restore latest; a run that finishes removes them, as Flink does.
+void configureFaultTolerance(StreamExecutionEnvironment& env, const NexmarkOptions& options) {
+  if (options.checkpoint_interval > 0) {
+    env.enableCheckpointing(options.checkpoint_interval);
+    if (!options.checkpoint_dir.empty()) {
+      env.getCheckpointConfig()
+          .setCheckpointStorage(options.checkpoint_dir)
+          .setMaxRetainedCheckpoints(options.retained_checkpoints)
+          .setExternalizedCheckpointRetention(ExternalizedCheckpointRetention::RETAIN_ON_CANCELLATION);
+    }
+  }
+  if (!options.restore.empty()) env.setRestorePath(options.restore == "latest" ? options.checkpoint_dir : options.restore);
+}
+
 RunReport runEngine(const Query& query, const NexmarkOptions& options) {
   const nexmark::GeneratorConfig generator = generatorConfig(options);
   auto env = StreamExecutionEnvironment::createLocalEnvironment(options.parallelism);
+  configureFaultTolerance(env, options);
   auto clock = std::make_shared<nexmark::RunClock>();
   auto progress = std::make_shared<nexmark::SourceProgress>(options.parallelism);
   nexmark::SourceOptions source;
@@ -92,21 +115,25 @@ RunReport runEngine(const Query& query, const NexmarkOptions& options) {
     source.alignment = std::make_shared<EventTimeAlignment>(options.parallelism, kMaxSubtaskDrift);
   }
   std::shared_ptr<const nexmark::LatencySchedule> schedule;
-  if (options.rate > 0) {
+  // A restored run's source goes on from events the run before it scheduled:
+  // their creation times are gone, so its latency is not measured.
+  if (options.rate > 0 && options.restore.empty()) {
     schedule = std::make_shared<nexmark::LatencySchedule>(generator, options.rate, options.parallelism,
                                                           options.events, clock);
   }
   auto recorder = std::make_shared<nexmark::ResultRecorder>(options.sample, schedule);
-  query.attach(nexmark::addNexmarkSource(env, source), recorder);
+  query.attach(nexmark::addNexmarkSource(env, source), nexmark::QuerySinks{recorder, options.output});
 
   ProgressDisplay display(query.name, options.events, generator, progress);
   resetPeakResidentBytes();
   display.start();
   const auto start = std::chrono::steady_clock::now();
   std::vector<OperatorMetrics> operators;
+  std::optional<CheckpointStatistics> checkpoints;
   try {
     const JobExecutionResult result = env.execute(fmt::format("nexmark {}", query.name));
     if (options.metrics) operators = result.getOperatorMetrics();
+    if (options.checkpoint_interval > 0 || !options.restore.empty()) checkpoints = result.getCheckpointStatistics();
   } catch (...) {
     display.stop();
     throw;
@@ -121,6 +148,7 @@ RunReport runEngine(const Query& query, const NexmarkOptions& options) {
   report.peak_rss_bytes = peakResidentBytes();
   report.sample = recorder->sample();
   report.operators = std::move(operators);
+  report.checkpoints = std::move(checkpoints);
   return report;
 }
 
@@ -177,6 +205,26 @@ RunReport runOne(const Query& query, const NexmarkOptions& options) {
   }
 }
 
+void checkFaultToleranceOptions(const NexmarkOptions& options) {
+  const bool any = options.checkpoint_interval > 0 || !options.checkpoint_dir.empty() || !options.restore.empty() ||
+                   !options.output.empty();
+  if (any && options.reference) {
+    usageError("--reference runs no job: it takes no --checkpoint-interval, --checkpoint-dir, --restore or --output");
+  }
+  if (options.retained_checkpoints != 1 && options.checkpoint_dir.empty()) {
+    usageError("--retained-checkpoints counts the checkpoints kept in --checkpoint-dir DIR: name the directory");
+  }
+  if (!options.checkpoint_dir.empty() && options.checkpoint_interval == 0) {
+    usageError("--checkpoint-dir keeps checkpoints: it needs --checkpoint-interval MS");
+  }
+  if (options.restore == "latest" && options.checkpoint_dir.empty()) {
+    usageError("--restore latest restores the newest checkpoint in --checkpoint-dir DIR: name the directory");
+  }
+  if (options.all && (!options.checkpoint_dir.empty() || !options.restore.empty() || !options.output.empty())) {
+    usageError("--checkpoint-dir, --restore and --output belong to one job: name one query with --query");
+  }
+}
+
 /// The queries to run, after checking the combination of options.
 std::vector<const Query*> selectQueries(const NexmarkOptions& options) {
   if (options.all && !options.query.empty()) usageError("--query and --all cannot be combined: name one query, or run all");
@@ -188,6 +236,7 @@ std::vector<const Query*> selectQueries(const NexmarkOptions& options) {
   if (options.reference && options.metrics) {
     usageError("--metrics reports the engine's operators; a --reference program has none");
   }
+  checkFaultToleranceOptions(options);
   std::vector<const Query*> queries;
   if (options.all) {
     for (const Query& q : nexmark::allQueries()) {
@@ -219,10 +268,11 @@ void printReport(const RunReport& report, const NexmarkOptions& options, bool ta
 void runNexmark(const NexmarkOptions& options) {
   if (options.generator_only) {
     if (!options.query.empty() || options.all || options.reference || options.rate > 0 || options.parallelism != 1 ||
-        options.metrics) {
+        options.metrics || options.checkpoint_interval > 0 || !options.checkpoint_dir.empty() ||
+        !options.restore.empty() || !options.output.empty()) {
       usageError(
-          "--generator-only runs the generator alone: no --query, --all, --reference, --rate, --parallelism or "
-          "--metrics");
+          "--generator-only runs the generator alone: no --query, --all, --reference, --rate, --parallelism, "
+          "--metrics, --checkpoint-interval, --checkpoint-dir, --restore or --output");
     }
     printReport(runGeneratorOnly(options), options, false);
     return;
@@ -282,6 +332,27 @@ void addNexmarkCommand(CLI::App& app) {
                     "counters, such as records combined before a shuffle");
   command->add_flag("--generator-only", options->generator_only,
                     "run the event generator alone on one thread (no engine) and report its rate");
+  command->add_option("--checkpoint-interval", options->checkpoint_interval,
+                      "take a checkpoint every MS ms of the wall clock (exactly once); 0: none. A failed job then "
+                      "restarts from its latest checkpoint")
+      ->check(examples::strictDecimal<Duration>(0, 86'400'000))
+      ->capture_default_str();
+  command->add_option("--checkpoint-dir", options->checkpoint_dir,
+                      "keep the checkpoints in this directory (chk-N/ each), where a later run can --restore them; "
+                      "they outlive a killed or cancelled run, and a run that finishes removes them");
+  command->add_option("--retained-checkpoints", options->retained_checkpoints,
+                      "completed checkpoints kept in --checkpoint-dir: a restore of 'latest' passes over a damaged "
+                      "one to the next older")
+      ->check(examples::strictDecimal(1, 1000))
+      ->capture_default_str();
+  command->add_option("--restore", options->restore,
+                      "start from a checkpoint: 'latest' (the newest intact one in --checkpoint-dir) or a path (a "
+                      "chk-N directory, or a directory of them); the job must be the same query at the same "
+                      "parallelism");
+  command->add_option("--output", options->output,
+                      "also write every result, one line each, to part files in this directory through the "
+                      "exactly-once file sink: with checkpoints a part is committed when the checkpoint after it "
+                      "completes, without them at the end of the input");
   command->footer(queryList());
   command->callback([options] { runNexmark(*options); });
 }

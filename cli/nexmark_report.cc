@@ -1,6 +1,7 @@
 #include "nexmark_report.h"
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -57,6 +58,29 @@ std::string jsonOperators(const RunReport& r) {
   return out + ']';
 }
 
+std::string formatCheckpoints(const CheckpointStatistics& c) {
+  std::string out = fmt::format("  checkpoints: {} completed, {} failed", c.number_of_completed_checkpoints,
+                                c.number_of_failed_checkpoints);
+  if (c.last_checkpoint_duration >= 0) {
+    out += fmt::format("; the last took {} ms and holds {} bytes", c.last_checkpoint_duration, c.last_checkpoint_size);
+  }
+  out += fmt::format("; restarts: {}", c.num_restarts);
+  if (!c.restored_checkpoint_path.empty()) out += fmt::format("; restored from {}", c.restored_checkpoint_path);
+  return out + '\n';
+}
+
+std::string jsonCheckpoints(const RunReport& r) {
+  if (!r.checkpoints) return "";
+  const CheckpointStatistics& c = *r.checkpoints;
+  return fmt::format(
+      ",\"checkpoints_completed\":{},\"checkpoints_failed\":{},\"last_checkpoint_duration_ms\":{},"
+      "\"checkpoint_bytes\":{},\"num_restarts\":{},\"restored_from\":{}",
+      c.number_of_completed_checkpoints, c.number_of_failed_checkpoints,
+      c.last_checkpoint_duration >= 0 ? fmt::format("{}", c.last_checkpoint_duration) : std::string("null"),
+      c.last_checkpoint_size, c.num_restarts,
+      c.restored_checkpoint_path.empty() ? std::string("null") : jsonString(c.restored_checkpoint_path));
+}
+
 }  // namespace
 
 std::string formatSummary(const RunReport& r) {
@@ -68,10 +92,13 @@ std::string formatSummary(const RunReport& r) {
     out += fmt::format("  latency (emit - event creation, {} results, source held to {} events/s): p50 {}  p99 {}  max {}\n",
                        r.latency->samples, r.rate, micros(r.latency->p50_ns), micros(r.latency->p99_ns),
                        micros(r.latency->max_ns));
+  } else if (r.rate > 0) {
+    out += "  latency: not measured in a restored run (its events were scheduled by the run before it)\n";
   } else {
     out += "  latency: not measured (measured in rate-limited runs: add --rate EVENTS_PER_SECOND)\n";
   }
   out += fmt::format("  peak memory: {}\n", megabytes(r.peak_rss_bytes));
+  if (r.checkpoints) out += formatCheckpoints(*r.checkpoints);
   if (!r.operators.empty()) out += "  operators (records in and counters, summed over subtasks):\n" + formatOperators(r);
   if (!r.sample.empty()) {
     out += fmt::format("  first {} results:\n", r.sample.size());
@@ -98,10 +125,10 @@ std::string formatJson(const RunReport& r) {
       "{{\"query\":\"{}\",\"implementation\":\"{}\",\"parallelism\":{},\"events\":{},\"rate\":{},\"seed\":{},"
       "\"seconds\":{:.6f},"
       "\"events_per_s\":{:.1f},\"results\":{},\"p50_latency_us\":{},\"p99_latency_us\":{},\"max_latency_us\":{},"
-      "\"peak_rss_bytes\":{}{}}}",
+      "\"peak_rss_bytes\":{}{}{}}}",
       r.query, r.implementation, r.parallelism, r.events, r.rate, r.seed, r.seconds, r.eventsPerSecond(), r.results,
       jsonMicros(r.latency, &LatencySummary::p50_ns), jsonMicros(r.latency, &LatencySummary::p99_ns),
-      jsonMicros(r.latency, &LatencySummary::max_ns), r.peak_rss_bytes, jsonOperators(r));
+      jsonMicros(r.latency, &LatencySummary::max_ns), r.peak_rss_bytes, jsonCheckpoints(r), jsonOperators(r));
 }
 
 }  // namespace tidemark::cli

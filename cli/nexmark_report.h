@@ -33,6 +33,8 @@ struct RunReport {
   /// With --metrics: what each operator of the job received, and its counters.
   std::vector<OperatorMetrics> operators;
   std::uint64_t seed = 0;  // the generator's seed: the same seed, the same events
+  /// Runs that take checkpoints or restore one: Flink's checkpoint metrics.
+  std::optional<CheckpointStatistics> checkpoints;
 
   double eventsPerSecond() const { return seconds > 0 ? static_cast<double>(events) / seconds : 0; }
 };
@@ -41,7 +43,9 @@ std::string formatSummary(const RunReport& report);
 std::string formatTableHeader();
 std::string formatTableRow(const RunReport& report);
 /// One line: {"query":"q5","parallelism":1,...}; latencies are null in runs
-/// that are not rate-limited.
+/// that are not rate-limited. Runs with checkpoints add checkpoints_completed,
+/// checkpoints_failed, last_checkpoint_duration_ms, checkpoint_bytes (the
+/// last checkpoint's size), num_restarts and restored_from (null: a fresh start).
 std::string formatJson(const RunReport& report);
 
 }  // namespace tidemark::cli

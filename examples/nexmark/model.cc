@@ -1,5 +1,9 @@
 #include "model.h"
 
+#include <mutex>
+#include <string>
+#include <unordered_set>
+
 namespace tidemark::nexmark {
 
 std::ostream& operator<<(std::ostream& os, const Person& p) {
@@ -23,6 +27,14 @@ std::ostream& operator<<(std::ostream& os, const Event& e) {
   os << "#" << e.number << ' ';
   std::visit([&os](const auto& record) { os << record; }, e.payload);
   return os;
+}
+
+std::string_view internText(std::string_view text) {
+  static std::mutex mutex;
+  // Never destroyed: restored records may point into it until the process ends.
+  static auto* pool = new std::unordered_set<std::string>();
+  std::lock_guard<std::mutex> lock(mutex);
+  return *pool->emplace(text).first;
 }
 
 }  // namespace tidemark::nexmark

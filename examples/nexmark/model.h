@@ -13,9 +13,11 @@
 #include <cstdint>
 #include <ostream>
 #include <string_view>
+#include <tuple>
 #include <variant>
 
 #include "tidemark/core/time.h"
+#include "tidemark/serialization/type_serializer.h"
 
 namespace tidemark::nexmark {
 
@@ -29,6 +31,7 @@ struct Person {
   Timestamp date_time = 0;
   std::string_view extra;
 
+  auto fields() { return std::tie(id, name, email_address, credit_card, city, state, date_time, extra); }
   friend bool operator==(const Person&, const Person&) = default;
 };
 
@@ -44,6 +47,9 @@ struct Auction {
   std::int64_t category = 0;
   std::string_view extra;
 
+  auto fields() {
+    return std::tie(id, item_name, description, initial_bid, reserve, date_time, expires, seller, category, extra);
+  }
   friend bool operator==(const Auction&, const Auction&) = default;
 };
 
@@ -56,6 +62,7 @@ struct Bid {
   Timestamp date_time = 0;
   std::string_view extra;
 
+  auto fields() { return std::tie(auction, bidder, price, channel, url, date_time, extra); }
   friend bool operator==(const Bid&, const Bid&) = default;
 };
 
@@ -82,4 +89,30 @@ std::ostream& operator<<(std::ostream& os, const Auction& auction);
 std::ostream& operator<<(std::ostream& os, const Bid& bid);
 std::ostream& operator<<(std::ostream& os, const Event& event);
 
+/// `text` kept for as long as the process runs, once per distinct text:
+/// where a restored record's text fields point (see TypeSerializer<std::string_view>).
+std::string_view internText(std::string_view text);
+
 }  // namespace tidemark::nexmark
+
+namespace tidemark {
+
+/// The Nexmark records' text fields are views into the generator's tables.
+/// A checkpoint holds their characters; a restore interns them
+/// (nexmark::internText), so a restored view stays valid. Only the Nexmark
+/// model declares this: elsewhere a view in state would dangle after a restore.
+template <>
+struct TypeSerializer<std::string_view> {
+  static void serialize(std::string_view text, DataOutput& out) {
+    out.writeVarUint(text.size());
+    out.writeBytes(text);
+  }
+  static std::string_view deserialize(DataInput& in) {
+    const std::size_t size = in.readCount("text length");
+    return nexmark::internText(in.readBytes(size, "text"));
+  }
+  static std::string signature() { return "nexmark-text"; }
+};
+
+}  // namespace tidemark
+

@@ -22,6 +22,7 @@
 #include "latency_histogram.h"
 #include "model.h"
 #include "nexmark_source.h"
+#include "tidemark/connectors/file/file_sink.h"
 #include "tidemark/tidemark.h"
 
 namespace tidemark::nexmark {
@@ -92,10 +93,20 @@ class ResultRecorder {
 };
 
 /// Counts, times and samples one query's results; one instance per subtask.
+/// The count is checkpointed, so a job restored (after a restart, or in a
+/// new process) counts each result once; latencies and the sample are of the
+/// last attempt only.
 template <class Out>
-class RecordingSink final : public SinkFunction<Out> {
+class RecordingSink final : public SinkFunction<Out>, public CheckpointedFunction {
  public:
   explicit RecordingSink(std::shared_ptr<ResultRecorder> recorder) : recorder_(std::move(recorder)) {}
+
+  void initializeState(FunctionInitializationContext& context) override {
+    counts_ = &context.getOperatorStateStore().getListState(ListStateDescriptor<std::int64_t>("nexmark-results"));
+    // Split evenly over the subtasks: their sum is the checkpoint's total.
+    for (std::int64_t count : counts_->get()) results_ += count;
+  }
+  void snapshotState(const FunctionSnapshotContext&) override { counts_->update({results_}); }
 
   void invoke(const Out& result, const typename SinkFunction<Out>::Context&) override {
     ++results_;
@@ -113,25 +124,41 @@ class RecordingSink final : public SinkFunction<Out> {
 
  private:
   std::shared_ptr<ResultRecorder> recorder_;
+  ListState<std::int64_t>* counts_ = nullptr;
   std::int64_t results_ = 0;
   LatencyHistogram latencies_;
   std::vector<std::string> sample_;
+};
+
+/// Where a query's results go: always a RecordingSink; with an output
+/// directory also, one line per result, through the exactly-once FileSink.
+struct QuerySinks {
+  std::shared_ptr<ResultRecorder> recorder;
+  std::string output_directory;  // empty: results are only counted
 };
 
 struct Query {
   std::string name;         // "q5"
   std::string title;        // "hot items"
   std::string description;  // one line: what it computes
-  /// Builds the query on `events` and ends it in a RecordingSink.
-  std::function<void(const DataStream<Event>& events, const std::shared_ptr<ResultRecorder>& recorder)> attach;
+  /// Builds the query on `events` and ends it in `sinks`.
+  std::function<void(const DataStream<Event>& events, const QuerySinks& sinks)> attach;
 };
 
 template <class Out>
 Query makeQuery(std::string name, std::string title, std::string description,
                 DataStream<Out> (*build)(const DataStream<Event>&)) {
   return Query{std::move(name), std::move(title), std::move(description),
-               [build](const DataStream<Event>& events, const std::shared_ptr<ResultRecorder>& recorder) {
-                 build(events).addSink(RecordingSink<Out>(recorder)).name("results");
+               [build](const DataStream<Event>& events, const QuerySinks& sinks) {
+                 const DataStream<Out> results = build(events);
+                 results.addSink(RecordingSink<Out>(sinks.recorder)).name("results");
+                 if (!sinks.output_directory.empty()) {
+                   results
+                       .sinkTo(FileSink<Out>::forRowFormat(sinks.output_directory, SimpleStringEncoder<Out>())
+                                   .withBucketAssigner(BasePathBucketAssigner<Out>())
+                                   .build())
+                       .name("output files");
+                 }
                }};
 }
 

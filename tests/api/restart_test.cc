@@ -193,6 +193,144 @@ TEST(RestartTest, AnInjectionTheJobCannotHonourIsRefusedBeforeItStarts) {
   }
 }
 
+/// The sum of each 50 ms window of the whole stream (windowAll), at parallelism 2 upstream.
+std::vector<std::string> runWindowAllJob(const std::vector<FailureInjection>& failures) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(2);
+  env.enableSimulatedTime().enableCheckpointing(100);
+  env.setRestartStrategy(RestartStrategies::fixedDelayRestart(1, 10));
+  for (const FailureInjection& failure : failures) env.injectFailure(failure);
+  auto collected = env.addSource(CountingSource(400), "counting")
+                       .windowAll(TumblingEventTimeWindows::of(50))
+                       .reduce([](std::int64_t a, std::int64_t b) { return a + b; })
+                       .name("all-sum")
+                       .map([](std::int64_t sum) { return fmt::format("sum {}", sum); })
+                       .collectToMemory();
+  const JobExecutionResult result = env.execute("window all");
+  EXPECT_EQ(result.getNumRestarts(), failures.size());
+  return collected->values();
+}
+
+TEST(RestartTest, AWindowAllJobIsCheckpointedAndRestoredLikeAKeyedOne) {
+  const std::vector<std::string> expected = runWindowAllJob({});
+  ASSERT_EQ(expected.size(), 8u);  // event time 0..399
+  EXPECT_EQ(expected.front(), "sum 4950");  // 0..99: both subtasks' first 50 records
+  for (Timestamp at : {150, 250}) {
+    SCOPED_TRACE(fmt::format("fails at {} ms", at));
+    EXPECT_EQ(runWindowAllJob({FailureInjection::atTime("all-sum", 0, at)}), expected);
+  }
+}
+
+/// Numbers each value it maps, per subtask, and keeps the count in operator
+/// state: the class style of Flink's map functions with state of their own.
+class NumberingMapper : public MapFunction<std::int64_t, std::string>, public CheckpointedFunction {
+ public:
+  struct Count {
+    std::int32_t subtask = 0;
+    std::int64_t count = 0;
+    auto fields() { return std::tie(subtask, count); }
+  };
+
+  void initializeState(FunctionInitializationContext& context) override {
+    counts_ = &context.getOperatorStateStore().getUnionListState(ListStateDescriptor<Count>("numbering"));
+    restored_ = counts_->get();
+  }
+  void snapshotState(const FunctionSnapshotContext&) override {
+    // Before its first value a subtask does not know which count is its own.
+    if (started_) {
+      counts_->update({Count{subtask_, count_}});
+    } else {
+      counts_->update(restored_);
+    }
+  }
+
+  std::string map(const std::int64_t& value) override {
+    // CountingSource makes next * 2 + subtask: the value says whose it is.
+    if (!started_) {
+      subtask_ = static_cast<std::int32_t>(value % 2);
+      for (const Count& restored : restored_) {
+        if (restored.subtask == subtask_) count_ = restored.count;
+      }
+      started_ = true;
+    }
+    return fmt::format("value {} number {}", value, ++count_);
+  }
+
+ private:
+  ListState<Count>* counts_ = nullptr;
+  std::vector<Count> restored_;
+  std::int32_t subtask_ = 0;
+  std::int64_t count_ = 0;
+  bool started_ = false;
+};
+
+std::vector<std::string> runNumberingJob(const std::vector<FailureInjection>& failures) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(2);
+  env.enableSimulatedTime().enableCheckpointing(100);
+  env.setRestartStrategy(RestartStrategies::fixedDelayRestart(1, 10));
+  for (const FailureInjection& failure : failures) env.injectFailure(failure);
+  // A forward edge: each mapper subtask gets one source subtask's values.
+  auto collected = env.addSource(CountingSource(400), "counting").map(NumberingMapper()).name("numbering").collectToMemory();
+  env.execute("numbering");
+  std::vector<std::string> output = collected->values();
+  std::sort(output.begin(), output.end());
+  return output;
+}
+
+TEST(RestartTest, AMapFunctionThatIsACheckpointedFunctionGoesOnFromItsCheckpointedState) {
+  const std::vector<std::string> expected = runNumberingJob({});
+  ASSERT_EQ(expected.size(), 800u);
+  EXPECT_EQ(std::count(expected.begin(), expected.end(), "value 799 number 400"), 1);
+  for (Timestamp at : {150, 250}) {
+    SCOPED_TRACE(fmt::format("fails at {} ms", at));
+    EXPECT_EQ(runNumberingJob({FailureInjection::atTime("numbering", 1, at)}), expected);
+  }
+}
+
+/// A type without a TypeSerializer.
+struct Opaque {
+  int value = 0;
+};
+
+/// Keeps an Opaque per key, registered in open().
+class KeepsOpaque : public KeyedProcessFunction<std::int64_t, std::int64_t, std::string> {
+ public:
+  void open() override { opaque_ = &getRuntimeContext().getState(ValueStateDescriptor<Opaque>("opaque")); }
+  void processElement(const std::int64_t& v, Context&, Collector<std::string>& out) override {
+    opaque_->update(Opaque{static_cast<int>(v)});
+    out.collect(fmt::format("{}", v));
+  }
+
+ private:
+  ValueState<Opaque>* opaque_ = nullptr;
+};
+
+std::vector<std::string> runOpaqueJob(bool checkpointing) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(1);
+  env.enableSimulatedTime();
+  if (checkpointing) env.enableCheckpointing(100);  // and so the default: restart without end
+  auto collected = env.addSource(CountingSource(10), "counting")
+                       .keyBy([](std::int64_t v) { return v % 3; })
+                       .process(KeepsOpaque())
+                       .name("keeps-opaque")
+                       .collectToMemory();
+  env.execute("opaque state");
+  return collected->values();
+}
+
+TEST(RestartTest, AStateTypeWithoutASerializerFailsACheckpointedJobBeforeItsFirstRecordAndIsNotRestarted) {
+  EXPECT_EQ(runOpaqueJob(false).size(), 10u);
+  try {
+    runOpaqueJob(true);
+    FAIL() << "the job should have failed";
+  } catch (const JobExecutionException& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "job 'opaque state' failed (not restarted: the program is invalid): operator 'keeps-opaque' (subtask "
+              "1/1) cannot be checkpointed, so the job does not start: state 'opaque' cannot be snapshotted: its "
+              "value type tidemark::(anonymous namespace)::Opaque has no TypeSerializer (give it a member `auto "
+              "fields() { return std::tie(a, b); }` or specialize tidemark::TypeSerializer)");
+  }
+}
+
 /// The failure matrix: instants before, at and after each checkpoint round
 /// (100, 200, 300 ms; at a round the barriers may be in flight, so the
 /// failure falls into an alignment), near the end of the input, and counts

@@ -2,13 +2,20 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "nexmark/query.h"
 #include "support/run_program.h"
+#include "support/scratch_directory.h"
+#include "tidemark/core/log.h"
+#include "tidemark/tidemark.h"
 
 namespace tidemark {
 namespace {
@@ -16,6 +23,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using testing_support::ProgramResult;
+using testing_support::ScratchDirectory;
 
 ProgramResult tidemark(const std::vector<std::string>& args) {
   return testing_support::runProgram(TIDEMARK_CLI_PATH, args);
@@ -74,6 +82,19 @@ TEST(TidemarkCommandTest, NamesTheBadArgumentAndTheAllowedValues) {
       {{"nexmark", "--generator-only", "--query", "q0"}, "--generator-only runs the generator alone"},
       {{"nexmark", "--generator-only", "--metrics"}, "--generator-only runs the generator alone"},
       {{"nexmark", "--query", "q1", "--reference", "--metrics"}, "--metrics reports the engine's operators"},
+      {{"nexmark", "--query", "q5", "--checkpoint-dir", "/tmp/x"},
+       "--checkpoint-dir keeps checkpoints: it needs --checkpoint-interval MS"},
+      {{"nexmark", "--query", "q5", "--restore", "latest"},
+       "--restore latest restores the newest checkpoint in --checkpoint-dir DIR: name the directory"},
+      {{"nexmark", "--query", "q5", "--retained-checkpoints", "3"},
+       "--retained-checkpoints counts the checkpoints kept in --checkpoint-dir DIR: name the directory"},
+      {{"nexmark", "--query", "q5", "--retained-checkpoints", "0"}, "--retained-checkpoints: 0 is not in [1, 1000]"},
+      {{"nexmark", "--query", "q5", "--checkpoint-interval", "-5"}, "--checkpoint-interval: -5 is not in [0, 86400000]"},
+      {{"nexmark", "--all", "--output", "/tmp/x"},
+       "--checkpoint-dir, --restore and --output belong to one job: name one query with --query"},
+      {{"nexmark", "--query", "q1", "--reference", "--checkpoint-interval", "100"},
+       "--reference runs no job: it takes no --checkpoint-interval, --checkpoint-dir, --restore or --output"},
+      {{"nexmark", "--generator-only", "--output", "/tmp/x"}, "--generator-only runs the generator alone"},
       {{"frobnicate"}, "tidemark: unknown command 'frobnicate'; allowed: nexmark, examples"},
   };
   for (const Case& c : cases) {
@@ -163,6 +184,126 @@ TEST(TidemarkCommandTest, SummarizesASingleRun) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, AllOf(HasSubstr("q0 pass-through (tidemark): 1000 events in "), HasSubstr("results: 920\n"),
                            HasSubstr("peak memory: "), HasSubstr("first 2 results:\n    #4 Bid{auction=1000")));
+}
+
+/// Every line of the committed part files under `directory` (hidden ones,
+/// in progress, are not committed), sorted.
+std::vector<std::string> committedLines(const std::filesystem::path& directory) {
+  std::vector<std::string> all;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(directory)) {
+    if (!entry.is_regular_file() || entry.path().filename().string().starts_with(".")) continue;
+    std::ifstream in(entry.path());
+    for (std::string line; std::getline(in, line);) all.push_back(line);
+  }
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+bool holdsHiddenFiles(const std::filesystem::path& directory) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(directory)) {
+    if (entry.path().filename().string().starts_with(".")) return true;
+  }
+  return false;
+}
+
+std::string field(const std::string& json, const std::string& name) {
+  const std::string key = "\"" + name + "\":";
+  const std::size_t at = json.find(key);
+  if (at == std::string::npos) return "(missing)";
+  const std::size_t start = at + key.size();
+  return json.substr(start, json.find_first_of(",}", start) - start);
+}
+
+// The command's job, as runEngine builds it, on the same events (seed 0, the
+// event rate of --event-rate 20000) paced on a simulated clock: it fails at
+// 2.5 s of its 5 s and leaves its checkpoints in `checkpoints`.
+void failMidwayInSimulatedTime(const std::string& query, const std::filesystem::path& checkpoints,
+                               const std::filesystem::path& output) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(2);
+  env.enableSimulatedTime().enableCheckpointing(200);
+  env.getCheckpointConfig().setCheckpointStorage(checkpoints.string());
+  env.setRestartStrategy(RestartStrategies::noRestart());
+  env.injectFailure(FailureInjection::atTime("results", 1, 2500));
+  nexmark::SourceOptions source;
+  source.generator.seed = 0;
+  source.generator.events_per_second = 20'000;
+  source.events = 100'000;
+  source.rate = 20'000;
+  source.pacing = nexmark::Pacing::kJobClock;
+  auto recorder = std::make_shared<nexmark::ResultRecorder>(0, nullptr);
+  nexmark::findQuery(query)->attach(nexmark::addNexmarkSource(env, source), {recorder, output.string()});
+  LogHandler previous = setLogHandler([](LogLevel, std::string_view) {});
+  EXPECT_THROW(env.execute("nexmark " + query), JobExecutionException);
+  setLogHandler(std::move(previous));
+}
+
+class RestoreInANewProcessTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RestoreInANewProcessTest, GoesOnFromTheCheckpointAndCommitsExactlyTheOutputOfARunWithoutFailures) {
+  const std::string& query = GetParam();
+  const ScratchDirectory scratch("cli-restore");
+  const std::vector<std::string> job = {"nexmark", "--query", query, "--parallelism", "2", "--events", "100000",
+                                        "--event-rate", "20000", "--json"};
+  std::vector<std::string> failure_free = job;
+  failure_free.insert(failure_free.end(), {"--output", (scratch.path() / "reference").string()});
+  const ProgramResult reference = tidemark(failure_free);
+  ASSERT_EQ(reference.exit_code, 0) << reference.err;
+  const std::vector<std::string> expected = committedLines(scratch.path() / "reference");
+  ASSERT_EQ(std::to_string(expected.size()), field(reference.out, "results"));
+
+  failMidwayInSimulatedTime(query, scratch.path() / "checkpoints", scratch.path() / "output");
+  const std::vector<std::string> before = committedLines(scratch.path() / "output");
+  ASSERT_LT(before.size(), expected.size());
+
+  std::vector<std::string> restore = job;
+  restore.insert(restore.end(), {"--output", (scratch.path() / "output").string(), "--checkpoint-interval", "50",
+                                 "--checkpoint-dir", (scratch.path() / "checkpoints").string(), "--restore", "latest"});
+  const ProgramResult restored = tidemark(restore);
+  ASSERT_EQ(restored.exit_code, 0) << restored.err;
+  EXPECT_EQ(committedLines(scratch.path() / "output"), expected);
+  EXPECT_FALSE(holdsHiddenFiles(scratch.path() / "output"));
+  // The count is checkpointed, so the restored run counts every result once.
+  EXPECT_EQ(field(restored.out, "results"), field(reference.out, "results"));
+  // chk-12 is the last checkpoint before 2.5 s (every 200 ms, the first at 200 ms).
+  EXPECT_EQ(field(restored.out, "restored_from"), fmt::format("\"{}\"", (scratch.path() / "checkpoints" / "chk-12").string()));
+  EXPECT_EQ(field(restored.out, "num_restarts"), "0");
+  // A run that finishes removes its checkpoints.
+  EXPECT_TRUE(std::filesystem::is_empty(scratch.path() / "checkpoints"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Queries, RestoreInANewProcessTest, ::testing::Values("q2", "q5"),
+                         [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
+
+TEST(TidemarkCommandTest, ReportsCheckpointsInTheSummaryAndTheJsonLine) {
+  const ScratchDirectory scratch("cli-checkpoints");
+  const std::vector<std::string> args = {"nexmark", "--query", "q2", "--events", "50000", "--parallelism", "2",
+                                         "--checkpoint-interval", "10", "--checkpoint-dir",
+                                         (scratch.path() / "checkpoints").string(), "--output",
+                                         (scratch.path() / "output").string()};
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const ProgramResult json = tidemark(json_args);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, AllOf(HasSubstr(",\"checkpoints_completed\":"), HasSubstr(",\"checkpoints_failed\":0,"),
+                              HasSubstr(",\"num_restarts\":0,\"restored_from\":null}")));
+  EXPECT_EQ(std::to_string(committedLines(scratch.path() / "output").size()), field(json.out, "results"));
+
+  const ProgramResult summary = tidemark(args);
+  ASSERT_EQ(summary.exit_code, 0) << summary.err;
+  EXPECT_THAT(summary.out, AllOf(HasSubstr("  checkpoints: "), HasSubstr(" failed"), HasSubstr("; restarts: 0\n")));
+
+  const ProgramResult plain = tidemark({"nexmark", "--query", "q2", "--events", "5000", "--json"});
+  EXPECT_THAT(plain.out, ::testing::Not(HasSubstr("checkpoints")));
+}
+
+TEST(TidemarkCommandTest, NamesAPathToRestoreThatHoldsNoCheckpoint) {
+  const ScratchDirectory scratch("cli-no-checkpoint");
+  const std::string missing = (scratch.path() / "missing").string();
+  const ProgramResult r = tidemark({"nexmark", "--query", "q2", "--events", "5000", "--restore", missing});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, fmt::format("tidemark nexmark: q2 failed: cannot restore from {0}: {0} is neither a checkpoint nor "
+                               "a checkpoint directory\n",
+                               missing));
 }
 
 TEST(TidemarkCommandTest, ListsTheScenarioExamplesWithRunnablePaths) {

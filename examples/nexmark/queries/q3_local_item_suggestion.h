@@ -48,6 +48,7 @@ struct Seller {
   std::string_view city;
   std::string_view state;
   std::int64_t number = 0;
+  auto fields() { return std::tie(id, local, name, city, state, number); }
 };
 
 /// What q3 needs of an auction of category 10.
@@ -55,6 +56,7 @@ struct ListedAuction {
   std::int64_t auction = 0;
   std::int64_t seller = 0;
   std::int64_t number = 0;
+  auto fields() { return std::tie(auction, seller, number); }
 };
 
 /// The join, keyed by seller id: input 1 the sellers, input 2 their auctions.

@@ -14,6 +14,7 @@ namespace {
 struct AuctionBids {
   std::int64_t auction = 0;
   std::int64_t bids = 0;
+  auto fields() { return std::tie(auction, bids); }
 };
 
 /// Turns each window's per-auction counts into HotItems (the window end is

@@ -20,6 +20,7 @@ constexpr std::int64_t kBuckets = 64;
 struct HighestBids {
   std::int64_t price = 0;
   std::vector<Bid> bids;
+  auto fields() { return std::tie(price, bids); }
 };
 
 /// Keeps the highest bids of a bucket or of a whole window. The accumulator

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "combine_until_watermark.h"
+#include "tidemark/serialization/absl_serializers.h"
 
 namespace tidemark::nexmark {
 
@@ -17,10 +18,12 @@ struct Registration {
   std::int64_t id = 0;
   std::string_view name;
   Timestamp date_time = 0;
+  auto fields() { return std::tie(id, name, date_time); }
 };
 
 struct Sale {
   std::int64_t seller = 0;
+  auto fields() { return std::tie(seller); }
 };
 
 }  // namespace

@@ -19,11 +19,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <ostream>
+#include <string>
 #include <utility>
 #include <variant>
 
 #include "tidemark/core/describe.h"
+#include "tidemark/serialization/type_serializer.h"
 
 namespace tidemark {
 
@@ -62,6 +65,28 @@ class TaggedUnion {
   TaggedUnion(std::in_place_index_t<I> index, V&& value) : value_(index, std::forward<V>(value)) {}
 
   std::variant<T1, T2> value_;
+};
+
+/// A tag (0: one, 1: two), then that side's value.
+template <class T1, class T2>
+  requires Serializable<T1> && Serializable<T2>
+struct TypeSerializer<TaggedUnion<T1, T2>> {
+  static void serialize(const TaggedUnion<T1, T2>& value, DataOutput& out) {
+    out.writeVarUint(value.isOne() ? 0 : 1);
+    if (value.isOne()) {
+      serializeTo(value.getOne(), out);
+    } else {
+      serializeTo(value.getTwo(), out);
+    }
+  }
+  static TaggedUnion<T1, T2> deserialize(DataInput& in) {
+    const std::size_t offset = in.position();
+    const std::uint64_t side = in.readVarUint("a tagged union's side");
+    if (side == 0) return TaggedUnion<T1, T2>::one(deserializeFrom<T1>(in));
+    if (side == 1) return TaggedUnion<T1, T2>::two(deserializeFrom<T2>(in));
+    in.fail("a tagged union's side", "is not 0 or 1", offset);
+  }
+  static std::string signature() { return "TaggedUnion<" + internal::signatures<T1, T2>() + ">"; }
 };
 
 }  // namespace tidemark

@@ -6,6 +6,7 @@
 // are copied once per parallel subtask.
 #pragma once
 
+#include <type_traits>
 #include <utility>
 
 #include "tidemark/functions/collector.h"
@@ -54,21 +55,64 @@ class KeySelector {
 
 namespace internal {
 
+/// A MapFunction, FilterFunction or FlatMapFunction called as a plain
+/// callable. It keeps the user's object as `function`, where the operator
+/// finds out what else it is (a CheckpointedFunction, a CheckpointListener).
+struct ClassStyleCall {};
+
+template <class F>
+struct MapCall : ClassStyleCall {
+  F function;
+  template <class V>
+  auto operator()(const V& value) {
+    return function.map(value);
+  }
+};
+
+template <class F>
+struct FilterCall : ClassStyleCall {
+  F function;
+  template <class V>
+  bool operator()(const V& value) {
+    return function.filter(value);
+  }
+};
+
+template <class F>
+struct FlatMapCall : ClassStyleCall {
+  F function;
+  template <class V, class Out>
+  void operator()(const V& value, Out& out) {
+    function.flatMap(value, out);
+  }
+};
+
 /// Turn a function object of the class style into a plain callable.
 template <class F>
 auto asCallable(F f) {
   if constexpr (requires(F& g) { &F::map; }) {
-    return [g = std::move(f)](const auto& v) mutable { return g.map(v); };
+    return MapCall<F>{{}, std::move(f)};
   } else if constexpr (requires(F& g) { &F::filter; }) {
-    return [g = std::move(f)](const auto& v) mutable { return g.filter(v); };
+    return FilterCall<F>{{}, std::move(f)};
   } else if constexpr (requires(F& g) { &F::flatMap; }) {
-    return [g = std::move(f)](const auto& v, auto& out) mutable { g.flatMap(v, out); };
+    return FlatMapCall<F>{{}, std::move(f)};
   } else if constexpr (requires(F& g) { &F::reduce; }) {
     return [g = std::move(f)](const auto& a, const auto& b) mutable { return g.reduce(a, b); };
   } else if constexpr (requires(F& g) { &F::getKey; }) {
     return [g = std::move(f)](const auto& v) mutable { return g.getKey(v); };
   } else {
     return f;
+  }
+}
+
+/// The object the user handed in: the class-style function inside `call`,
+/// or `call` itself (a lambda, a function object).
+template <class C>
+auto& userFunction(C& call) {
+  if constexpr (std::is_base_of_v<ClassStyleCall, C>) {
+    return call.function;
+  } else {
+    return call;
   }
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 #include <typeinfo>
 #include <utility>
 
@@ -25,6 +26,8 @@ struct AllWindowsKey {
     return h;
   }
   std::uint64_t stableHash() const { return 0; }
+  /// No fields: a windowAll operator's state is checkpointed under this key.
+  auto fields() { return std::tie(); }
 };
 
 template <class K, class W>

@@ -2,10 +2,13 @@
 
 namespace tidemark::internal {
 
-void JobContext::fail(const std::string& message) {
+void JobContext::fail(const std::string& message, Recovery recovery) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!failure_) failure_ = message;
+    if (!failure_) {
+      failure_ = message;
+      recovery_ = recovery;
+    }
   }
   cancel();
 }
@@ -23,6 +26,11 @@ void JobContext::cancel() {
 std::optional<std::string> JobContext::failure() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return failure_;
+}
+
+bool JobContext::failureIsRestartable() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return failure_.has_value() && recovery_ == Recovery::kRestartable;
 }
 
 void JobContext::onCancel(std::function<void()> hook) {

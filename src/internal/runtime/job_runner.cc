@@ -581,7 +581,7 @@ JobExecutionResult runJob(const StreamGraph& graph, const ExecutionSettings& set
     signals.reset();
     const std::optional<std::string> failure = signal == 0 ? job.failure() : std::nullopt;
     const Timestamp failed_at = plan.now();
-    const bool restart = failure && restarts.restartAfterFailureAt(failed_at);
+    const bool restart = failure && job.failureIsRestartable() && restarts.restartAfterFailureAt(failed_at);
     if (coordinator) {
       coordinator->jobEnded(failure ? JobEnd::FAILED : signal != 0 ? JobEnd::CANCELLED : JobEnd::FINISHED);
     }
@@ -606,10 +606,13 @@ JobExecutionResult runJob(const StreamGraph& graph, const ExecutionSettings& set
     checkpoints.restored_checkpoint_path = restored_from;
     checkpoints.num_restarts = failures.size();
     if (failure) {
-      const std::string restarted =
-          failures.empty() ? std::string()
-                           : fmt::format(" (after {} restart{}; {} allows no more)", failures.size(),
-                                         failures.size() == 1 ? "" : "s", restarts.strategy().describe());
+      std::string restarted;
+      if (!job.failureIsRestartable()) {
+        restarted = " (not restarted: the program is invalid)";
+      } else if (!failures.empty()) {
+        restarted = fmt::format(" (after {} restart{}; {} allows no more)", failures.size(),
+                                failures.size() == 1 ? "" : "s", restarts.strategy().describe());
+      }
       throw JobExecutionException(fmt::format("job '{}' failed{}: {}", job_name, restarted, *failure));
     }
     if (signal != 0) {

@@ -117,6 +117,8 @@ void RealTimeExecutor::runTask(Task& task, WallClockTimeService& time, JobContex
     }
     task.finish();
   } catch (const TaskCancelled&) {
+  } catch (const InvalidProgramFailure& failure) {
+    job.fail(failure.what(), JobContext::Recovery::kNotRestartable);
   } catch (const OperatorFailure& failure) {
     job.fail(failure.what());
   } catch (const std::exception& error) {

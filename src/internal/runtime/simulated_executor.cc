@@ -167,6 +167,8 @@ void SimulatedExecutor::failFrom(Task& task, JobContext& job) {
   try {
     throw;
   } catch (const TaskCancelled&) {
+  } catch (const InvalidProgramFailure& failure) {
+    job.fail(failure.what(), JobContext::Recovery::kNotRestartable);
   } catch (const OperatorFailure& failure) {
     job.fail(failure.what());
   } catch (const std::exception& error) {

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "tidemark/core/job_execution_result.h"
+#include "tidemark/internal/core/operator_failure.h"
 #include "tidemark/internal/runtime/checkpoint_coordinator.h"
 #include "tidemark/serialization/type_serializer.h"
 
@@ -29,6 +31,21 @@ void Task::open() {
   for (; opened_ < operators_.size(); ++opened_) {
     OperatorBase& op = *operators_[opened_];
     callNamingFailures([&op] { return op.context().description(); }, [] { return std::string("open()"); }, [&] { op.open(); });
+  }
+  for (const auto& op : operators_) requireSnapshottable(*op);
+}
+
+void Task::requireSnapshottable(const OperatorBase& op) {
+  // A restored operator read its state with the same serializers; snapshotting
+  // it again here would only cost a checkpoint's work at every restart.
+  if (!op.context().checkpointing_enabled || op.isRestored()) return;
+  try {
+    // Freshly opened, the operator holds only the states it registered (each
+    // empty), so this snapshot is small; its serializers are what it checks.
+    (void)op.snapshotState(0);
+  } catch (const InvalidProgramException& error) {
+    throw InvalidProgramFailure(
+        fmt::format("{} cannot be checkpointed, so the job does not start: {}", op.context().description(), error.what()));
   }
 }
 

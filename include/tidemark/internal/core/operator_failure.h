@@ -15,6 +15,14 @@ class OperatorFailure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A failure of the program itself (a state type without a serializer in a
+/// checkpointed job): every attempt would fail the same way, so the job fails
+/// without asking its restart strategy.
+class InvalidProgramFailure : public OperatorFailure {
+ public:
+  using OperatorFailure::OperatorFailure;
+};
+
 /// Thrown inside a task when the job was cancelled, to unwind user code
 /// (e.g. a source's run loop) quickly. Never reported as the job's failure.
 class TaskCancelled : public std::exception {

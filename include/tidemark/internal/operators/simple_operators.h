@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "tidemark/functions/simple_functions.h"
 #include "tidemark/internal/operators/stream_operator.h"
 #include "tidemark/internal/operators/timestamped_collector.h"
 
@@ -13,6 +14,7 @@ template <class IN, class OUT, class F>
 class MapOperator final : public OneInputOperator<IN, OUT> {
  public:
   explicit MapOperator(F function) : function_(std::move(function)) {}
+  void open() override { this->initializeFunctionState(userFunction(function_)); }
   void processElement(StreamRecord<IN>& record) override {
     StreamRecord<OUT> out{function_(std::as_const(record.value)), record.timestamp, record.has_timestamp};
     this->output().collect(out);
@@ -26,6 +28,7 @@ template <class T, class F>
 class FilterOperator final : public OneInputOperator<T, T> {
  public:
   explicit FilterOperator(F predicate) : predicate_(std::move(predicate)) {}
+  void open() override { this->initializeFunctionState(userFunction(predicate_)); }
   void processElement(StreamRecord<T>& record) override {
     if (predicate_(std::as_const(record.value))) this->output().collect(record);
   }
@@ -38,7 +41,10 @@ template <class IN, class OUT, class F>
 class FlatMapOperator final : public OneInputOperator<IN, OUT> {
  public:
   explicit FlatMapOperator(F function) : function_(std::move(function)) {}
-  void open() override { collector_.setOutput(&this->output()); }
+  void open() override {
+    this->initializeFunctionState(userFunction(function_));
+    collector_.setOutput(&this->output());
+  }
   void processElement(StreamRecord<IN>& record) override {
     collector_.setTimestamp(record.optionalTimestamp());
     function_(std::as_const(record.value), collector_);

@@ -71,6 +71,10 @@ class Task final : private AlignedCheckpointTarget, private CheckpointLock::Wait
   TaskWakeup& wakeup() { return wakeup_; }
 
   // ---- driven by an executor ----
+  /// open() every operator in chain order; in a checkpointed job, then check
+  /// that each can be snapshotted (InvalidProgramFailure if not), so that a
+  /// state type without a serializer fails the job before its first record
+  /// rather than at its first checkpoint.
   void open();
   bool isSource() const { return inputs_.empty(); }
   SourceOperatorBase& sourceOperator();
@@ -93,6 +97,7 @@ class Task final : private AlignedCheckpointTarget, private CheckpointLock::Wait
   bool deliverCheckpointNotifications();
 
  private:
+  static void requireSnapshottable(const OperatorBase& op);
   void onAligned(std::int64_t checkpoint_id) override { performCheckpoint(checkpoint_id); }
   void onReleased() noexcept override;
   void triggerRound(std::int64_t round, Timestamp start);
