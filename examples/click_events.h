@@ -8,6 +8,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,7 @@ struct Event {
   std::string url;
   tidemark::Timestamp timestamp = 0;
 
+  auto fields() { return std::tie(user, url, timestamp); }  // checkpointed in window and CEP state
   friend std::ostream& operator<<(std::ostream& os, const Event& e) {
     return os << "Event{user=" << e.user << ", url=" << e.url << ", timestamp=" << e.timestamp << '}';
   }

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -20,6 +21,7 @@ struct LoginEvent {
   std::string type;  // "fail" or "success"
   tidemark::Timestamp timestamp = 0;
 
+  auto fields() { return std::tie(user, ip, type, timestamp); }  // checkpointed in CEP state
   friend std::ostream& operator<<(std::ostream& os, const LoginEvent& e) {
     return os << "LoginEvent{user=" << e.user << ", ip=" << e.ip << ", type=" << e.type
               << ", timestamp=" << e.timestamp << '}';

@@ -43,13 +43,14 @@ struct JobOptions {
   CheckpointingMode mode = CheckpointingMode::EXACTLY_ONCE;
   int max_parallelism = kDefaultMaxParallelism;
   int retained = 1;
+  Duration interval = 100;
 };
 
 /// source (2) -> map -> keyBy(v % 3) -> 50 ms event-time windows, summed -> sink (2).
 JobExecutionResult runWindowJob(const std::shared_ptr<SinkLog>& log, const JobOptions& options) {
   auto env = StreamExecutionEnvironment::createLocalEnvironment(2);
   env.enableSimulatedTime();
-  env.enableCheckpointing(100, options.mode);
+  env.enableCheckpointing(options.interval, options.mode);
   env.setMaxParallelism(options.max_parallelism);
   env.getCheckpointConfig().setMaxRetainedCheckpoints(options.retained);
   if (!options.storage.empty()) env.getCheckpointConfig().setCheckpointStorage(options.storage.string());
@@ -135,6 +136,30 @@ TEST(CheckpointingTest, AtLeastOnceCheckpointsWithoutBlockingAndGivesTheSameOutp
   const JobExecutionResult result = runWindowJob(log, {.mode = CheckpointingMode::AT_LEAST_ONCE});
   EXPECT_EQ(result.getCheckpointStatistics().number_of_completed_checkpoints, 3u);
   EXPECT_EQ(log->sortedLines(), expected->sortedLines());
+}
+
+TEST(CheckpointingTest, AJobRestoredInItsOwnStorageDeletesTheCheckpointsItWentOnWithWhenItFinishes) {
+  ScratchDirectory dir("checkpointing");
+  auto log = std::make_shared<SinkLog>();
+  EXPECT_THROW(runWindowJob(log, {.fail_at = 500, .storage = dir.path()}), JobExecutionException);
+  // What a crash while writing checkpoint 2 leaves: a directory without _metadata.
+  std::filesystem::create_directory(dir.path() / "chk-2");
+  // Every 1000 ms: the restored run (200 ms to 300 ms) completes none of its own.
+  const JobExecutionResult restored =
+      runWindowJob(log, {.storage = dir.path(), .restore = dir.path().string(), .interval = 1000});
+  EXPECT_EQ(restored.getCheckpointStatistics().number_of_completed_checkpoints, 0u);
+  EXPECT_EQ(restored.getCheckpointStatistics().restored_checkpoint_path, (dir.path() / "chk-1").string());
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(CheckpointingTest, AJobRestoredFromAnotherDirectoryLeavesItsCheckpointsThere) {
+  ScratchDirectory first("checkpointing-first");
+  ScratchDirectory second("checkpointing-second");
+  auto log = std::make_shared<SinkLog>();
+  EXPECT_THROW(runWindowJob(log, {.fail_at = 500, .storage = first.path()}), JobExecutionException);
+  runWindowJob(log, {.storage = second.path(), .restore = first.path().string()});
+  EXPECT_EQ(internal::FileCheckpointStorage(first.path()).completedCheckpoints(), (std::vector<std::int64_t>{1}));
+  EXPECT_TRUE(std::filesystem::is_empty(second.path()));
 }
 
 TEST(CheckpointingTest, RestoringFromADirectoryWithoutCheckpointsFailsNamingIt) {

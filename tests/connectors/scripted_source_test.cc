@@ -1,5 +1,5 @@
 // ScriptedSource keeps each script's position in checkpoints: restored, a
-// script's steps stay due when they were; rescaled from two subtasks to one,
+// script's steps keep their distance from the checkpoint; rescaled from two subtasks to one,
 // the one plays both scripts merged by due instant.
 #include "tidemark/connectors/scripted_source.h"
 
@@ -32,28 +32,33 @@ TEST(ScriptedSourceTest, RestoredAfterAnyStepItPlaysTheRestOfItsScript) {
   testing_support::expectRestoreAtEveryRecordReplaysExactly<std::string>(source, 4);
 }
 
-TEST(ScriptedSourceTest, RestoredStepsStayDueWhenTheyWere) {
+TEST(ScriptedSourceTest, RestoredStepsKeepTheirDistanceFromTheCheckpoint) {
   SourceFunctionTestHarness<std::string> first(Source::single({{10, "x", {}}, {25, "y", {}}, {40, "z", {}}}));
   first.open();
-  const OperatorSubtaskState state = first.runUntilSnapshot(1, 1);
+  const OperatorSubtaskState state = first.runUntilSnapshot(1, 1);  // at 10 ms, after x
 
+  // Restored at 1000 ms: y was 15 ms after the checkpoint, z 30 ms.
   SourceFunctionTestHarness<std::string> second(Source::single({{10, "x", {}}, {25, "y", {}}, {40, "z", {}}}));
+  second.setProcessingTime(1000);
   second.initializeState(state);
   second.open();
   second.run();
   EXPECT_EQ(second.extractOutputValues(), (Values{"y", "z"}));
-  EXPECT_EQ(second.getProcessingTime(), 40);
+  EXPECT_EQ(second.getProcessingTime(), 1030);
 }
 
 TEST(ScriptedSourceTest, RescaledFromTwoSubtasksToOneItPlaysBothScriptsByDueInstant) {
   const std::vector<OperatorSubtaskState> states{snapshotOfSubtask(kTwoScripts, 0, 1),
                                                  snapshotOfSubtask(kTwoScripts, 1, 1)};
+  // Snapshots at 10 ms (after a1) and 20 ms (after b1), restored at 100 ms:
+  // a2 and b2 both 110 ms after their snapshots, a3 130 ms.
   SourceFunctionTestHarness<std::string> restored(kTwoScripts);
+  restored.setProcessingTime(100);
   restored.initializeState(states);
   restored.open();
   restored.run();
   EXPECT_EQ(restored.extractOutputValues(), (Values{"a2", "b2", "a3"}));
-  EXPECT_EQ(restored.getProcessingTime(), 50);
+  EXPECT_EQ(restored.getProcessingTime(), 140);
 }
 
 TEST(ScriptedSourceTest, RestoredAtTheSameParallelismEachSubtaskPlaysItsOwnScript) {
@@ -77,11 +82,12 @@ TEST(ScriptedSourceTest, ARestoredSourceStillEndsWhereEndAtSays) {
   first.open();
   const OperatorSubtaskState state = first.runUntilSnapshot(1, 1);
   SourceFunctionTestHarness<std::string> second(source);
+  second.setProcessingTime(1000);  // the checkpoint was at 10 ms: the input ends 90 ms after it
   second.initializeState(state);
   second.open();
   second.run();
   EXPECT_EQ(second.extractOutputValues(), (Values{"y"}));
-  EXPECT_EQ(second.getProcessingTime(), 100);
+  EXPECT_EQ(second.getProcessingTime(), 1090);
 }
 
 TEST(ScriptedSourceTest, ARestoredPositionOfAScriptTheSourceDoesNotHaveFailsTheJob) {

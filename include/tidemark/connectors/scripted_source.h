@@ -6,10 +6,13 @@
 // watermark runs between them). As a parallel source, subtask i plays script
 // i. In real time the same script plays against the wall clock.
 //
-// It keeps its position in checkpoints: per script, the next step and the
-// instant the script started (steps stay due where they were: a restored
-// source waits for the ones still ahead and emits overdue ones at once).
-// The positions are union state, so a restored subtask i plays every script
+// It keeps its position in checkpoints: per script, the next step, the
+// instant the script started and the checkpoint's instant. A script plays on
+// the time its source runs: a restored source moves each script's start by
+// the time between the checkpoint and the restore, so the steps still ahead
+// keep their distance from the checkpoint, and the restored run sees the
+// gaps between them (and so the watermarks and timers in the gaps) that the
+// failed run would have seen. The positions are union state, so a restored subtask i plays every script
 // j with j % parallelism == i that the checkpoint holds, merged by due
 // instant (ties in script order): rescaled 2 -> 1, one subtask plays both.
 // A restored position the scripts do not have fails the job.
@@ -66,12 +69,12 @@ class ScriptedSource final : public ParallelSourceFunction<T>, public Checkpoint
     restored_positions_ = positions_->get();
   }
 
-  void snapshotState(const FunctionSnapshotContext&) override {
+  void snapshotState(const FunctionSnapshotContext& context) override {
     std::vector<Position> positions;
     positions.reserve(cursors_.size());
     for (const Cursor& cursor : cursors_) {
       positions.push_back(Position{static_cast<std::int32_t>(cursor.script), static_cast<std::int64_t>(cursor.next),
-                                   cursor.start});
+                                   cursor.start, context.getCheckpointTimestamp()});
     }
     positions_->update(std::move(positions));
   }
@@ -99,7 +102,8 @@ class ScriptedSource final : public ParallelSourceFunction<T>, public Checkpoint
     std::int32_t script = 0;
     std::int64_t next_step = 0;
     Timestamp start = 0;
-    auto fields() { return std::tie(script, next_step, start); }
+    Timestamp checkpoint_at = 0;  // when the checkpoint holding this position was triggered
+    auto fields() { return std::tie(script, next_step, start, checkpoint_at); }
   };
   struct Cursor {
     std::size_t script;
@@ -115,8 +119,10 @@ class ScriptedSource final : public ParallelSourceFunction<T>, public Checkpoint
       return;
     }
     const auto parallelism = static_cast<std::size_t>(ctx.getNumberOfParallelSubtasks());
+    const Timestamp now = ctx.currentProcessingTime();
     for (const Position& position : restored_positions_) {
-      const Cursor cursor = checked(position);
+      Cursor cursor = checked(position);
+      cursor.start += now - position.checkpoint_at;  // the time the job was down does not count
       if (cursor.script % parallelism == subtask) cursors_.push_back(cursor);
     }
     std::sort(cursors_.begin(), cursors_.end(), [](const Cursor& a, const Cursor& b) { return a.script < b.script; });

@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "tidemark/core/time.h"
 #include "tidemark/functions/operator_state_store.h"
 
 namespace tidemark {
@@ -44,11 +45,16 @@ namespace tidemark {
 /// What snapshotState() may ask about the checkpoint being taken.
 class FunctionSnapshotContext {
  public:
-  explicit FunctionSnapshotContext(std::int64_t checkpoint_id) : checkpoint_id_(checkpoint_id) {}
+  FunctionSnapshotContext(std::int64_t checkpoint_id, Timestamp checkpoint_timestamp)
+      : checkpoint_id_(checkpoint_id), checkpoint_timestamp_(checkpoint_timestamp) {}
   std::int64_t getCheckpointId() const { return checkpoint_id_; }
+  /// When the checkpoint was triggered, on the job's processing-time clock
+  /// (the simulated one in a simulated run).
+  Timestamp getCheckpointTimestamp() const { return checkpoint_timestamp_; }
 
  private:
   std::int64_t checkpoint_id_;
+  Timestamp checkpoint_timestamp_;
 };
 
 /// Where initializeState() finds its state.

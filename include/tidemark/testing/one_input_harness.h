@@ -213,7 +213,7 @@ class OperatorTestHarnessBase {
   OperatorSubtaskState snapshot(std::int64_t checkpoint_id) {
     requireOpen("snapshot()");
     OperatorSnapshot taken;
-    guarded([&] { taken = operator_->snapshot(checkpoint_id); }, [] { return std::string("a snapshot"); });
+    guarded([&] { taken = operator_->snapshot(checkpoint_id, getProcessingTime()); }, [] { return std::string("a snapshot"); });
     return OperatorSubtaskState(serializeToBytes(taken));
   }
 

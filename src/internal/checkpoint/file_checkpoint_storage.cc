@@ -320,6 +320,12 @@ void FileCheckpointStorage::remove(std::int64_t checkpoint_id) {
   if (fs::exists(directory)) removeAll(directory);
 }
 
+void FileCheckpointStorage::removeAllCheckpoints() {
+  const CheckpointDirectories found = listCheckpoints(directory_);
+  for (const std::int64_t id : found.completed) removeAll(checkpointDirectory(directory_, id));
+  for (const std::int64_t id : found.unfinished) removeAll(checkpointDirectory(directory_, id));
+}
+
 std::optional<CompletedCheckpoint> FileCheckpointStorage::latest(std::vector<std::string>* skipped) const {
   const std::vector<std::int64_t> completed = completedCheckpoints();
   if (completed.empty()) return std::nullopt;

@@ -11,10 +11,12 @@
 
 namespace tidemark::internal {
 
-OperatorSnapshot OperatorBase::snapshot(std::int64_t checkpoint_id) {
+OperatorSnapshot OperatorBase::snapshot(std::int64_t checkpoint_id, Timestamp checkpoint_timestamp) {
   OperatorSnapshot taken = snapshotState(checkpoint_id);
   snapshotInputCombination(taken);
-  if (checkpointed_function_ != nullptr) checkpointed_function_->snapshotState(FunctionSnapshotContext(checkpoint_id));
+  if (checkpointed_function_ != nullptr) {
+    checkpointed_function_->snapshotState(FunctionSnapshotContext(checkpoint_id, checkpoint_timestamp));
+  }
   taken.operator_state.subtask_index = context_.subtask_index;
   taken.operator_state.parallelism = context_.parallelism;
   // Restored lists that no function asked for are kept, as they came.

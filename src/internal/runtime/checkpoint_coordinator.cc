@@ -1,6 +1,8 @@
 #include "tidemark/internal/runtime/checkpoint_coordinator.h"
 
 #include <exception>
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
@@ -111,6 +113,11 @@ void CheckpointCoordinator::acknowledge(int task, std::int64_t checkpoint_id, st
   if (--pending_->missing == 0) complete(now);
 }
 
+Timestamp CheckpointCoordinator::triggerTimeOf(std::int64_t checkpoint_id, Timestamp otherwise) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pending_ != nullptr && pending_->id == checkpoint_id ? pending_->trigger_time : otherwise;
+}
+
 void CheckpointCoordinator::decline(int task, std::int64_t checkpoint_id, const std::string& reason) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (pending_ == nullptr || pending_->id != checkpoint_id) return;
@@ -129,6 +136,13 @@ void CheckpointCoordinator::taskFinished(int task) {
   }
 }
 
+void CheckpointCoordinator::restoresFrom(const CompletedCheckpoint& restored) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!storage_) return;
+  std::error_code error;
+  owns_storage_checkpoints_ = std::filesystem::equivalent(restored.directory.parent_path(), storage_->directory(), error);
+}
+
 void CheckpointCoordinator::jobEnded(JobEnd end) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (pending_ != nullptr) abortPending(fmt::format("checkpoint {} was aborted: the job ended", pending_->id), false);
@@ -136,7 +150,11 @@ void CheckpointCoordinator::jobEnded(JobEnd end) {
                       (end == JobEnd::CANCELLED && config_.getExternalizedCheckpointRetention() ==
                                                        ExternalizedCheckpointRetention::DELETE_ON_CANCELLATION);
   if (!remove || !storage_) return;
-  for (const std::int64_t id : completed_ids_) storage_->remove(id);
+  if (owns_storage_checkpoints_) {
+    storage_->removeAllCheckpoints();
+  } else {
+    for (const std::int64_t id : completed_ids_) storage_->remove(id);
+  }
   completed_ids_.clear();
 }
 

@@ -556,6 +556,7 @@ JobExecutionResult runJob(const StreamGraph& graph, const ExecutionSettings& set
   std::unique_ptr<CheckpointCoordinator> coordinator;
   if (settings.checkpoint.isCheckpointingEnabled()) {
     coordinator = std::make_unique<CheckpointCoordinator>(settings.checkpoint, settings.max_parallelism);
+    if (restore) coordinator->restoresFrom(*restore);
   }
   RestartPolicy restarts(effectiveRestartStrategy(settings));
   std::deque<std::atomic<bool>> injection_fired(settings.injected_failures.size());

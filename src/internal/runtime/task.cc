@@ -140,10 +140,11 @@ void Task::onReleased() noexcept {
 void Task::performCheckpoint(std::int64_t checkpoint_id) {
   std::vector<SubtaskState> states;
   std::string declined;
+  const Timestamp triggered = coordinator_->triggerTimeOf(checkpoint_id, time_service_->currentProcessingTime());
   for (std::size_t i = 0; i < operators_.size() && declined.empty(); ++i) {
     OperatorBase& op = *operators_[i];
     try {
-      OperatorSnapshot snapshot = op.snapshot(checkpoint_id);
+      OperatorSnapshot snapshot = op.snapshot(checkpoint_id, triggered);
       if (i == 0) {
         for (auto& input : inputs_) snapshot.input_valves.push_back(input->valve().snapshot());
       }

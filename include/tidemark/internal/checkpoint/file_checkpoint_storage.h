@@ -104,6 +104,8 @@ class FileCheckpointStorage {
   std::int64_t highestCheckpointId() const;
   /// Removes checkpoint `checkpoint_id`, if it is here.
   void remove(std::int64_t checkpoint_id);
+  /// Removes every chk-<id> directory here, complete or not.
+  void removeAllCheckpoints();
   /// The newest complete checkpoint, read and checked; none when there is
   /// none. Without `skipped`, one that fails its checks is an error. With
   /// it, the newest intact one: each newer one that fails its checks (a cut,

@@ -105,9 +105,10 @@ class OperatorBase {
   virtual void reportCounters(CounterReport& report) const { (void)report; }
 
   /// Everything this operator needs to go on after a restore, taken between
-  /// two records for checkpoint `checkpoint_id`: snapshotState(), then its
-  /// function's snapshotState() and the operator state (OperatorStateStore).
-  OperatorSnapshot snapshot(std::int64_t checkpoint_id);
+  /// two records for checkpoint `checkpoint_id`, triggered at
+  /// `checkpoint_timestamp`: snapshotState(), then its function's
+  /// snapshotState() and the operator state (OperatorStateStore).
+  OperatorSnapshot snapshot(std::int64_t checkpoint_id, Timestamp checkpoint_timestamp);
 
   /// The part of a snapshot this kind of operator holds itself; an operator
   /// without state has nothing to add.

@@ -77,14 +77,26 @@ class CheckpointCoordinator {
   /// The checkpoint that trigger round `round` starts, if any (see above).
   std::optional<std::int64_t> checkpointForRound(std::int64_t round, Timestamp now);
 
+  /// When checkpoint `checkpoint_id` was triggered; `otherwise` when it is
+  /// no longer running (aborted: its snapshots are not kept).
+  Timestamp triggerTimeOf(std::int64_t checkpoint_id, Timestamp otherwise) const;
+
   void acknowledge(int task, std::int64_t checkpoint_id, std::vector<SubtaskState> states, Timestamp now);
   void decline(int task, std::int64_t checkpoint_id, const std::string& reason);
   /// `task` finished: no checkpoint starts any more, and a running one it
   /// has not acknowledged is aborted.
   void taskFinished(int task);
 
-  /// The job ended: a running checkpoint is discarded; the completed ones
-  /// are deleted when the job finished (or was cancelled, if so configured).
+  /// The job starts from `restored`. One in this job's own storage directory
+  /// means the job goes on with the checkpoints there: they become its own.
+  void restoresFrom(const CompletedCheckpoint& restored);
+
+  /// The job ended: a running checkpoint is discarded; the job's own
+  /// checkpoints are deleted when it finished (or was cancelled, if so
+  /// configured): the ones it completed, and, when it went on with a storage
+  /// directory's checkpoints, every one there (the one it restored, and any
+  /// an earlier run left unfinished). A checkpoint restored from elsewhere is
+  /// not the job's to delete.
   void jobEnded(JobEnd end);
 
   CheckpointStatistics statistics() const;
@@ -111,6 +123,7 @@ class CheckpointCoordinator {
   bool task_finished_ = false;
   int consecutive_failures_ = 0;
   std::vector<std::int64_t> completed_ids_;
+  bool owns_storage_checkpoints_ = false;  // restored from a checkpoint in storage_
   std::optional<CompletedCheckpoint> latest_in_memory_;
   CheckpointStatistics statistics_;
 };
