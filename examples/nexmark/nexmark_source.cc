@@ -67,10 +67,29 @@ NexmarkSource::NexmarkSource(SourceOptions options)
 
 void NexmarkSource::initializeState(FunctionInitializationContext& context) {
   positions_ = &context.getOperatorStateStore().getUnionListState(ListStateDescriptor<Position>("nexmark-positions"));
-  restored_ = positions_->get();
+  // Union state: a position may come from several subtasks (see snapshotState); each counts once.
+  for (const Position& position : positions_->get()) {
+    const auto same = std::find_if(restored_.begin(), restored_.end(), [&](const Position& known) {
+      return known.generation == position.generation && known.subtask == position.subtask;
+    });
+    if (same == restored_.end()) {
+      restored_.push_back(position);
+    } else if (position.next_event > same->next_event) {
+      *same = position;
+    }
+  }
 }
 
-void NexmarkSource::snapshotState(const FunctionSnapshotContext&) { positions_->update({position_}); }
+void NexmarkSource::snapshotState(const FunctionSnapshotContext&) {
+  // Before run() this subtask does not know its index yet: it keeps what it restored.
+  if (!running_) {
+    positions_->update(restored_);
+    return;
+  }
+  std::vector<Position> positions{position_};
+  if (subtask_ == 0) positions.insert(positions.end(), earlier_generations_.begin(), earlier_generations_.end());
+  positions_->update(std::move(positions));
+}
 
 void NexmarkSource::run(SourceContext<Event>& ctx) {
   subtask_ = ctx.getIndexOfThisSubtask();
@@ -79,14 +98,22 @@ void NexmarkSource::run(SourceContext<Event>& ctx) {
     throw std::logic_error("NexmarkSource: EventTimeAlignment sized for another parallelism than the source's");
   }
   restorePosition(parallelism);
-  startPacing(ctx);
+  running_ = true;
+  const std::int64_t block = eventsPerSubtaskBlock(generator_.config());
+  const MadeEvents made(restored_, block);
+  // This subtask's first block that is not made to its end.
+  std::int64_t first_block = made.allMadeBefore() / block;
+  first_block += (subtask_ - first_block % parallelism + parallelism) % parallelism;
+  while (first_block * block < options_.events && made.unmadeFrom(first_block) == (first_block + 1) * block) {
+    first_block += parallelism;
+  }
+  // Every subtask keeps one schedule: event n due (n - allMadeBefore) / rate after the restore.
+  startPacing(ctx, made.allMadeBefore());
   Timestamp nominal = kMinWatermark;
   std::int64_t next_millisecond = 0;  // first event number of the next millisecond
-  const std::int64_t block = eventsPerSubtaskBlock(generator_.config());
-  const std::int64_t resume = nextOwnEvent(position_.next_event, block, parallelism);
-  for (std::int64_t first = resume - resume % block; first < options_.events; first += parallelism * block) {
-    const std::int64_t end = std::min(first + block, options_.events);
-    for (std::int64_t n = std::max(first, resume); n < end; ++n) {
+  for (std::int64_t b = first_block; b * block < options_.events; b += parallelism) {
+    const std::int64_t end = std::min((b + 1) * block, options_.events);
+    for (std::int64_t n = made.unmadeFrom(b); n < end; ++n) {
       // A compare per event instead of the division nominalTime() costs.
       if (n >= next_millisecond) {
         nominal = generator_.nominalTime(n);
@@ -112,27 +139,68 @@ void NexmarkSource::run(SourceContext<Event>& ctx) {
 }
 
 void NexmarkSource::restorePosition(int parallelism) {
-  position_ = Position{subtask_, parallelism, 0, 0};
+  std::int32_t latest = -1;
+  for (const Position& restored : restored_) latest = std::max(latest, restored.generation);
+  earlier_generations_.clear();
+  bool continues = false;
   for (const Position& restored : restored_) {
-    if (restored.parallelism != parallelism) {
-      throw std::runtime_error(fmt::format(
-          "NexmarkSource: restores only at the parallelism it was checkpointed with ({}), not {}: the events are "
-          "dealt out by parallelism",
-          restored.parallelism, parallelism));
+    if (restored.generation == latest && restored.parallelism == parallelism) continues = true;
+  }
+  position_ = Position{continues ? latest : latest + 1, subtask_, parallelism, 0, 0};
+  for (const Position& restored : restored_) {
+    if (restored.generation < position_.generation) {
+      earlier_generations_.push_back(restored);
+      // The subtasks a new generation replaces hand their counts to it.
+      if (restored.generation == latest && restored.subtask % parallelism == subtask_) {
+        position_.emitted += restored.emitted;
+      }
+    } else if (restored.subtask == subtask_) {
+      position_ = restored;
     }
-    if (restored.subtask == subtask_) position_ = restored;
   }
 }
 
-std::int64_t NexmarkSource::nextOwnEvent(std::int64_t n, std::int64_t block, int parallelism) const {
-  const std::int64_t index = n / block;
-  const std::int64_t blocks_to_own = (subtask_ - index % parallelism + parallelism) % parallelism;
-  return blocks_to_own == 0 ? n : (index + blocks_to_own) * block;
+NexmarkSource::MadeEvents::MadeEvents(const std::vector<Position>& restored, std::int64_t block) : block_(block) {
+  std::int32_t latest = -1;
+  for (const Position& position : restored) latest = std::max(latest, position.generation);
+  generations_.resize(static_cast<std::size_t>(latest + 1));
+  for (const Position& position : restored) {
+    if (position.parallelism < 1 || position.subtask < 0 || position.subtask >= position.parallelism) {
+      throw std::runtime_error(fmt::format("NexmarkSource: the restored position of subtask {} of {} is impossible",
+                                           position.subtask, position.parallelism));
+    }
+    Generation& generation = generations_[static_cast<std::size_t>(position.generation)];
+    if (generation.next_event.empty()) {
+      generation.parallelism = position.parallelism;
+      generation.next_event.assign(static_cast<std::size_t>(position.parallelism), 0);
+    } else if (generation.parallelism != position.parallelism) {
+      throw std::runtime_error(fmt::format(
+          "NexmarkSource: the restored generation {} has subtasks of parallelism {} and {}", position.generation,
+          generation.parallelism, position.parallelism));
+    }
+    generation.next_event[static_cast<std::size_t>(position.subtask)] = position.next_event;
+  }
+  // In the latest generation each subtask made all of its blocks below its
+  // next event, and earlier ones had made the rest of theirs.
+  if (!generations_.empty()) {
+    const auto& next = generations_.back().next_event;
+    all_made_before_ = *std::min_element(next.begin(), next.end());
+  }
 }
 
-void NexmarkSource::startPacing(SourceContext<Event>& ctx) {
+std::int64_t NexmarkSource::MadeEvents::unmadeFrom(std::int64_t b) const {
+  const std::int64_t first = b * block_;
+  std::int64_t made = 0;
+  for (const Generation& generation : generations_) {
+    if (generation.next_event.empty()) continue;  // a generation that took no checkpoint
+    const std::int64_t next = generation.next_event[static_cast<std::size_t>(b % generation.parallelism)];
+    made = std::max(made, std::clamp<std::int64_t>(next - first, 0, block_));
+  }
+  return first + made;
+}
+
+void NexmarkSource::startPacing(SourceContext<Event>& ctx, std::int64_t resume) {
   // A restored source keeps the rate from its next event on, not from event 0.
-  const std::int64_t resume = position_.next_event;
   if (options_.rate > 0 && options_.pacing == Pacing::kWallClock) {
     __extension__ using Wide = __int128;
     start_ns_ = options_.clock->start() - static_cast<std::int64_t>(static_cast<Wide>(resume) * 1'000'000'000 / options_.rate);

@@ -21,9 +21,15 @@
 //
 // Checkpoints hold each subtask's position (the next event it makes, and how
 // many it made), so a restored job makes every event exactly once. A paced
-// source keeps its rate from the restored event on. It restores only at the
-// parallelism it was checkpointed with: the blocks are dealt out by
-// parallelism, and another one would deal them differently.
+// source keeps its rate from the restored event on.
+//
+// Rescaling: restored at another parallelism, the source starts a new
+// generation, which deals the blocks out by the new parallelism and skips in
+// each block what earlier generations made. Within a generation a subtask
+// makes its blocks in order, each from where earlier generations stopped in
+// it, so what all of them made of a block is a prefix of it: the longest of
+// the generations' prefixes (see MadeEvents). The checkpoint keeps every
+// generation's positions (union state), so a job can be rescaled again.
 #pragma once
 
 #include <atomic>
@@ -105,20 +111,40 @@ class NexmarkSource final : public ParallelSourceFunction<Event>, public Checkpo
   void run(SourceContext<Event>& ctx) override;
 
  private:
-  /// What a checkpoint holds per subtask.
+  /// What a checkpoint holds per subtask and generation (see above).
   struct Position {
+    std::int32_t generation = 0;
     std::int32_t subtask = 0;
     std::int32_t parallelism = 1;
-    std::int64_t next_event = 0;  // the next event number it makes (or a later subtask's, at a block's end)
+    std::int64_t next_event = 0;  // one past the last event it made (0: none yet)
     std::int64_t emitted = 0;
-    auto fields() { return std::tie(subtask, parallelism, next_event, emitted); }
+    auto fields() { return std::tie(generation, subtask, parallelism, next_event, emitted); }
   };
 
-  /// This subtask's position in the restored state (a fresh start without one).
+  /// Which events the restored generations made: in each block, a prefix.
+  class MadeEvents {
+   public:
+    MadeEvents(const std::vector<Position>& restored, std::int64_t block);
+    /// The first event of block `b` that no restored generation made.
+    std::int64_t unmadeFrom(std::int64_t b) const;
+    /// Every event before this one was made.
+    std::int64_t allMadeBefore() const { return all_made_before_; }
+
+   private:
+    struct Generation {
+      std::int32_t parallelism = 1;
+      std::vector<std::int64_t> next_event;  // per subtask
+    };
+    std::vector<Generation> generations_;
+    std::int64_t block_;
+    std::int64_t all_made_before_ = 0;
+  };
+
+  /// This subtask's position: its restored one when the parallelism is the
+  /// latest generation's; else the first of a new generation, which takes
+  /// over the counts of the subtasks it replaces.
   void restorePosition(int parallelism);
-  /// The first event at or after `n` that this subtask makes.
-  std::int64_t nextOwnEvent(std::int64_t n, std::int64_t block, int parallelism) const;
-  void startPacing(SourceContext<Event>& ctx);
+  void startPacing(SourceContext<Event>& ctx, std::int64_t resume);
   void enterMillisecond(SourceContext<Event>& ctx, Timestamp nominal, std::int64_t emitted);
   void waitUntilDue(SourceContext<Event>& ctx, std::int64_t n);
   void waitUntilDueOnJobClock(SourceContext<Event>& ctx, std::int64_t n);
@@ -131,6 +157,8 @@ class NexmarkSource final : public ParallelSourceFunction<Event>, public Checkpo
   Position position_;
   ListState<Position>* positions_ = nullptr;
   std::vector<Position> restored_;
+  std::vector<Position> earlier_generations_;  // written again by subtask 0 at each checkpoint
+  bool running_ = false;                       // run() chose this subtask's position
 };
 
 /// How many consecutive events one subtask makes before the next subtask's

@@ -4,15 +4,21 @@
 // instants (random ones and the phase boundaries: just before, at and after
 // a checkpoint round, the first records, the end of the input), restarts
 // from its latest completed checkpoint, and must end with exactly the output
-// of the run without failures.
+// of the run without failures. The same after a rescale: the job fails and
+// stops at parallelism 2 (or 1), and a new environment at 1 (or 2) restores
+// its latest checkpoint from disk, sources and all.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -23,7 +29,9 @@
 #include "nexmark/queries/q7_highest_bid.h"
 #include "nexmark/queries/q8_monitor_new_users.h"
 #include "nexmark_test_support.h"
+#include "support/scratch_directory.h"
 #include "tidemark/core/log.h"
+#include "tidemark/internal/checkpoint/file_checkpoint_storage.h"
 
 namespace tidemark::nexmark {
 namespace {
@@ -34,18 +42,34 @@ constexpr Duration kCheckpointInterval = 250;
 // 100 s of event time, so that q7's 10 s tumbling windows close ten times.
 constexpr std::int64_t kEventTimeRate = 100;
 
-/// Adds a query and its sink to the job; returns the sink's records, printed.
-using AddQuery = std::function<std::function<std::vector<std::string>()>(const DataStream<Event>&)>;
+/// Where a query's sink collects; made by the first job that uses it, so
+/// that a job restored in a new environment adds to what the failed one
+/// collected.
+struct Collection {
+  std::shared_ptr<void> records;
+  std::function<std::vector<std::string>()> lines;     // printed, in arrival order
+  std::function<void(std::int64_t)> take_back_after;  // a checkpoint id (0: all), as a restart does
+};
+
+/// Adds a query and its sink, named "Collect", to the job.
+using AddQuery = std::function<void(const DataStream<Event>&, Collection&)>;
 
 template <class T>
 AddQuery collecting(DataStream<T> (*query)(const DataStream<Event>&)) {
-  return [query](const DataStream<Event>& events) {
-    auto collected = query(events).collectToMemory();
-    return std::function<std::vector<std::string>()>([collected] {
-      std::vector<std::string> lines;
-      for (const T& value : collected->values()) lines.push_back(describe(value));
-      return lines;
-    });
+  return [query](const DataStream<Event>& events, Collection& into) {
+    if (!into.records) {
+      auto records = std::make_shared<CollectedRecords<T>>();
+      into.records = records;
+      into.lines = [records] {
+        std::vector<std::string> lines;
+        for (const T& value : records->values()) lines.push_back(describe(value));
+        return lines;
+      };
+      into.take_back_after = [records](std::int64_t checkpoint_id) { records->takeBackForAttempt(1, checkpoint_id); };
+    }
+    query(events)
+        .addSink(CollectSinkFunction<T>(std::static_pointer_cast<CollectedRecords<T>>(into.records)))
+        .name("Collect");
   };
 }
 
@@ -64,26 +88,52 @@ struct QueryRun {
   std::uint64_t restarts = 0;
 };
 
-QueryRun runQuery(const std::string& name, const std::vector<FailureInjection>& failures) {
-  auto env = StreamExecutionEnvironment::createLocalEnvironment(2);
+struct QueryOptions {
+  int parallelism = 2;
+  std::vector<FailureInjection> failures;
+  bool restart = true;            // restart in the same job, from its latest checkpoint in memory
+  std::filesystem::path storage;  // set: keep checkpoints there
+  bool restore = false;           // start from the latest checkpoint in `storage`
+};
+
+/// Runs the query into `collection`; the number of restarts, or nullopt when the job failed.
+std::optional<std::uint64_t> runInto(const std::string& name, const QueryOptions& run, Collection& collection) {
+  auto env = StreamExecutionEnvironment::createLocalEnvironment(run.parallelism);
   env.enableSimulatedTime();
   env.enableCheckpointing(kCheckpointInterval);
-  env.setRestartStrategy(RestartStrategies::fixedDelayRestart(2, 10));
-  for (const FailureInjection& failure : failures) env.injectFailure(failure);
+  env.setRestartStrategy(run.restart ? RestartStrategies::fixedDelayRestart(2, 10) : RestartStrategies::noRestart());
+  if (!run.storage.empty()) env.getCheckpointConfig().setCheckpointStorage(run.storage.string());
+  if (run.restore) env.setRestorePath(run.storage.string());
+  for (const FailureInjection& failure : run.failures) env.injectFailure(failure);
   SourceOptions options;
   options.generator = testing::smallConfig();
   options.generator.events_per_second = kEventTimeRate;
   options.events = kEvents;
   options.rate = kRate;
   options.pacing = Pacing::kJobClock;
-  const auto output = queries().at(name)(addNexmarkSource(env, options));
+  queries().at(name)(addNexmarkSource(env, options), collection);
   // Each restart logs a WARNING line; restart_test.cc checks them.
   LogHandler previous = setLogHandler([](LogLevel, std::string_view) {});
-  const JobExecutionResult result = env.execute("nexmark " + name);
+  std::optional<std::uint64_t> restarts;
+  try {
+    restarts = env.execute("nexmark " + name).getNumRestarts();
+  } catch (const JobExecutionException&) {
+  }
   setLogHandler(std::move(previous));
-  QueryRun run{output(), result.getNumRestarts()};
-  std::sort(run.output.begin(), run.output.end());
-  return run;
+  return restarts;
+}
+
+std::vector<std::string> sortedLines(const Collection& collection) {
+  std::vector<std::string> lines = collection.lines();
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+QueryRun runQuery(const std::string& name, const std::vector<FailureInjection>& failures) {
+  Collection collection;
+  const std::optional<std::uint64_t> restarts = runInto(name, {.failures = failures}, collection);
+  EXPECT_TRUE(restarts.has_value()) << name << " failed";
+  return QueryRun{sortedLines(collection), restarts.value_or(0)};
 }
 
 const QueryRun& failureFree(const std::string& name) {
@@ -128,6 +178,37 @@ TEST_P(NexmarkFailureTest, EveryFailurePointEndsWithTheOutputOfTheRunWithoutFail
 }
 
 INSTANTIATE_TEST_SUITE_P(Queries, NexmarkFailureTest, ::testing::Values("q3", "q5", "q7", "q8"),
+                         [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
+
+class NexmarkRescaleTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(NexmarkRescaleTest, RestoredAtAnotherParallelismItEndsWithTheOutputOfTheRunWithoutFailures) {
+  const std::string& query = GetParam();
+  const QueryRun& expected = failureFree(query);
+  // Before the first checkpoint, just after two of them, mid-input, at the end.
+  const Timestamp instants[] = {100, 251, 501, 1777, 2501, 4990};
+  for (const auto& [from, to] : {std::pair{2, 1}, std::pair{1, 2}}) {
+    for (std::size_t i = 0; i < std::size(instants); ++i) {
+      const int subtask = static_cast<int>(i) % from;
+      SCOPED_TRACE(fmt::format("{} fails at {} ms in subtask {} of {}, restored at {}", query, instants[i], subtask,
+                               from, to));
+      const testing_support::ScratchDirectory storage("nexmark-rescale");
+      Collection collection;
+      const QueryOptions failing{.parallelism = from,
+                                 .failures = {FailureInjection::atTime("Collect", subtask, instants[i])},
+                                 .restart = false,
+                                 .storage = storage.path()};
+      EXPECT_FALSE(runInto(query, failing, collection).has_value());
+      const std::vector<std::int64_t> kept = internal::FileCheckpointStorage(storage.path()).completedCheckpoints();
+      collection.take_back_after(kept.empty() ? 0 : kept.back());
+      const QueryOptions restored{.parallelism = to, .storage = storage.path(), .restore = !kept.empty()};
+      EXPECT_EQ(runInto(query, restored, collection), 0u);
+      EXPECT_EQ(sortedLines(collection), expected.output);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Queries, NexmarkRescaleTest, ::testing::Values("q3", "q5", "q7", "q8"),
                          [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
 
 }  // namespace
