@@ -347,8 +347,8 @@ void addNexmarkCommand(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--restore", options->restore,
                       "start from a checkpoint: 'latest' (the newest intact one in --checkpoint-dir) or a path (a "
-                      "chk-N directory, or a directory of them); the job must be the same query at the same "
-                      "parallelism");
+                      "chk-N directory, or a directory of them); the job must be the same query, at any "
+                      "parallelism (its state, the source's positions and the output's parts are redistributed)");
   command->add_option("--output", options->output,
                       "also write every result, one line each, to part files in this directory through the "
                       "exactly-once file sink: with checkpoints a part is committed when the checkpoint after it "
