@@ -38,6 +38,7 @@
 #include "s4_cep_login_failures.h"
 #include "support/run_program.h"
 #include "support/scratch_directory.h"
+#include "support/shared_collection.h"
 #include "tidemark/core/log.h"
 #include "tidemark/internal/checkpoint/file_checkpoint_storage.h"
 #include "tidemark/tidemark.h"
@@ -49,17 +50,24 @@ using Lines = std::vector<std::string>;
 
 constexpr Duration kCheckpointInterval = 300;
 
-/// The collections a scenario's sinks write to. They outlive one job, so a
-/// job restored in a new environment adds to what the failed one collected.
+/// The collections a scenario's sinks write to, one per output. They
+/// outlive one job, so a job restored in a new environment adds to what the
+/// failed one collected.
 class Outputs {
  public:
-  /// Collects `stream` at `parallelism` into the next collection (made on
-  /// the first job), printed as the example prints it: "<prefix>> value".
+  /// Collects `stream` at `parallelism` into the next collection, printed as
+  /// the example prints it: "<prefix>> value".
   template <class T>
   void collect(const DataStream<T>& stream, int parallelism, const std::string& prefix) {
-    if (next_ == slots_.size()) slots_.push_back(Slot::of<T>(prefix));
-    const Slot& slot = slots_[next_];
-    stream.addSink(CollectSinkFunction<T>(std::static_pointer_cast<CollectedRecords<T>>(slot.records)))
+    if (next_ == collections_.size()) collections_.emplace_back();
+    collections_[next_]
+        .collect<T>(stream,
+                    [prefix](const T& value) {
+                      std::ostringstream line;
+                      if (!prefix.empty()) line << prefix << "> ";
+                      line << value;
+                      return line.str();
+                    })
         .name(sinkName(next_))
         .setParallelism(parallelism);
     ++next_;
@@ -70,14 +78,14 @@ class Outputs {
 
   /// Takes back what the failed job collected after `checkpoint_id` (0: all), as a restart would.
   void takeBackAfter(std::int64_t checkpoint_id) {
-    for (const Slot& slot : slots_) slot.take_back(checkpoint_id);
+    for (testing_support::SharedCollection& collection : collections_) collection.takeBackAfter(checkpoint_id);
   }
 
   /// Each collection's lines; sorted when the order is the subtasks' own.
   std::vector<Lines> lines(bool sorted) const {
     std::vector<Lines> all;
-    for (const Slot& slot : slots_) {
-      all.push_back(slot.lines());
+    for (const testing_support::SharedCollection& collection : collections_) {
+      all.push_back(collection.lines());
       if (sorted) std::sort(all.back().begin(), all.back().end());
     }
     return all;
@@ -86,30 +94,7 @@ class Outputs {
   static std::string sinkName(std::size_t index) { return fmt::format("collect {}", index); }
 
  private:
-  struct Slot {
-    std::shared_ptr<void> records;
-    std::function<Lines()> lines;
-    std::function<void(std::int64_t)> take_back;
-
-    template <class T>
-    static Slot of(const std::string& prefix) {
-      auto records = std::make_shared<CollectedRecords<T>>();
-      return Slot{records,
-                  [records, prefix] {
-                    Lines out;
-                    for (const T& value : records->values()) {
-                      std::ostringstream line;
-                      if (!prefix.empty()) line << prefix << "> ";
-                      line << value;
-                      out.push_back(line.str());
-                    }
-                    return out;
-                  },
-                  [records](std::int64_t checkpoint_id) { records->takeBackForAttempt(1, checkpoint_id); }};
-    }
-  };
-
-  std::vector<Slot> slots_;
+  std::vector<testing_support::SharedCollection> collections_;
   std::size_t next_ = 0;
 };
 

@@ -30,6 +30,7 @@
 #include "nexmark/queries/q8_monitor_new_users.h"
 #include "nexmark_test_support.h"
 #include "support/scratch_directory.h"
+#include "support/shared_collection.h"
 #include "tidemark/core/log.h"
 #include "tidemark/internal/checkpoint/file_checkpoint_storage.h"
 
@@ -42,34 +43,15 @@ constexpr Duration kCheckpointInterval = 250;
 // 100 s of event time, so that q7's 10 s tumbling windows close ten times.
 constexpr std::int64_t kEventTimeRate = 100;
 
-/// Where a query's sink collects; made by the first job that uses it, so
-/// that a job restored in a new environment adds to what the failed one
-/// collected.
-struct Collection {
-  std::shared_ptr<void> records;
-  std::function<std::vector<std::string>()> lines;     // printed, in arrival order
-  std::function<void(std::int64_t)> take_back_after;  // a checkpoint id (0: all), as a restart does
-};
+using testing_support::SharedCollection;
 
 /// Adds a query and its sink, named "Collect", to the job.
-using AddQuery = std::function<void(const DataStream<Event>&, Collection&)>;
+using AddQuery = std::function<void(const DataStream<Event>&, SharedCollection&)>;
 
 template <class T>
 AddQuery collecting(DataStream<T> (*query)(const DataStream<Event>&)) {
-  return [query](const DataStream<Event>& events, Collection& into) {
-    if (!into.records) {
-      auto records = std::make_shared<CollectedRecords<T>>();
-      into.records = records;
-      into.lines = [records] {
-        std::vector<std::string> lines;
-        for (const T& value : records->values()) lines.push_back(describe(value));
-        return lines;
-      };
-      into.take_back_after = [records](std::int64_t checkpoint_id) { records->takeBackForAttempt(1, checkpoint_id); };
-    }
-    query(events)
-        .addSink(CollectSinkFunction<T>(std::static_pointer_cast<CollectedRecords<T>>(into.records)))
-        .name("Collect");
+  return [query](const DataStream<Event>& events, SharedCollection& into) {
+    into.collect<T>(query(events), [](const T& value) { return describe(value); }).name("Collect");
   };
 }
 
@@ -97,7 +79,7 @@ struct QueryOptions {
 };
 
 /// Runs the query into `collection`; the number of restarts, or nullopt when the job failed.
-std::optional<std::uint64_t> runInto(const std::string& name, const QueryOptions& run, Collection& collection) {
+std::optional<std::uint64_t> runInto(const std::string& name, const QueryOptions& run, SharedCollection& collection) {
   auto env = StreamExecutionEnvironment::createLocalEnvironment(run.parallelism);
   env.enableSimulatedTime();
   env.enableCheckpointing(kCheckpointInterval);
@@ -123,14 +105,14 @@ std::optional<std::uint64_t> runInto(const std::string& name, const QueryOptions
   return restarts;
 }
 
-std::vector<std::string> sortedLines(const Collection& collection) {
+std::vector<std::string> sortedLines(const SharedCollection& collection) {
   std::vector<std::string> lines = collection.lines();
   std::sort(lines.begin(), lines.end());
   return lines;
 }
 
 QueryRun runQuery(const std::string& name, const std::vector<FailureInjection>& failures) {
-  Collection collection;
+  SharedCollection collection;
   const std::optional<std::uint64_t> restarts = runInto(name, {.failures = failures}, collection);
   EXPECT_TRUE(restarts.has_value()) << name << " failed";
   return QueryRun{sortedLines(collection), restarts.value_or(0)};
@@ -193,14 +175,14 @@ TEST_P(NexmarkRescaleTest, RestoredAtAnotherParallelismItEndsWithTheOutputOfTheR
       SCOPED_TRACE(fmt::format("{} fails at {} ms in subtask {} of {}, restored at {}", query, instants[i], subtask,
                                from, to));
       const testing_support::ScratchDirectory storage("nexmark-rescale");
-      Collection collection;
+      SharedCollection collection;
       const QueryOptions failing{.parallelism = from,
                                  .failures = {FailureInjection::atTime("Collect", subtask, instants[i])},
                                  .restart = false,
                                  .storage = storage.path()};
       EXPECT_FALSE(runInto(query, failing, collection).has_value());
       const std::vector<std::int64_t> kept = internal::FileCheckpointStorage(storage.path()).completedCheckpoints();
-      collection.take_back_after(kept.empty() ? 0 : kept.back());
+      collection.takeBackAfter(kept.empty() ? 0 : kept.back());
       const QueryOptions restored{.parallelism = to, .storage = storage.path(), .restore = !kept.empty()};
       EXPECT_EQ(runInto(query, restored, collection), 0u);
       EXPECT_EQ(sortedLines(collection), expected.output);
