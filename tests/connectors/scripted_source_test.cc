@@ -1,4 +1,5 @@
-// ScriptedSource keeps each script's position in checkpoints: restored, a
+// ScriptedSource deals its scripts out to its subtasks (script j to subtask
+// j % P) and keeps each script's position in checkpoints: restored, a
 // script's steps keep their distance from the checkpoint; rescaled from two subtasks to one,
 // the one plays both scripts merged by due instant.
 #include "tidemark/connectors/scripted_source.h"
@@ -25,6 +26,23 @@ OperatorSubtaskState snapshotOfSubtask(const Source& source, int index, std::siz
 }
 
 const Source kTwoScripts({{{10, "a1", {}}, {30, "a2", {}}, {50, "a3", {}}}, {{20, "b1", {}}, {40, "b2", {}}}});
+
+TEST(ScriptedSourceTest, StartedWithFewerSubtasksThanScriptsEachSubtaskPlaysEveryPthScriptByDueInstant) {
+  const Source three({{{10, "a1", {}}, {30, "a2", {}}}, {{20, "b1", {}}}, {{10, "c1", {}}, {25, "c2", {}}}});
+  SourceFunctionTestHarness<std::string> alone(three);
+  alone.open();
+  alone.run();
+  EXPECT_EQ(alone.extractOutputValues(), (Values{"a1", "c1", "b1", "c2", "a2"}));  // ties in script order
+
+  std::vector<Values> played;
+  for (int index = 0; index < 2; ++index) {
+    SourceFunctionTestHarness<std::string> subtask(three, OperatorTestHarnessOptions::subtask(index, 2));
+    subtask.open();
+    subtask.run();
+    played.push_back(subtask.extractOutputValues());
+  }
+  EXPECT_EQ(played, (std::vector<Values>{{"a1", "c1", "c2", "a2"}, {"b1"}}));
+}
 
 TEST(ScriptedSourceTest, RestoredAfterAnyStepItPlaysTheRestOfItsScript) {
   // Two steps at one instant, steps with and without a timestamp.

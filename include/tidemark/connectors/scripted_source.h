@@ -3,8 +3,10 @@
 // Made for tests and simulated runs: each step says when (milliseconds after
 // the source starts), what, and optionally which event timestamp. Steps at
 // the same instant are emitted together, atomically (no timer or periodic
-// watermark runs between them). As a parallel source, subtask i plays script
-// i. In real time the same script plays against the wall clock.
+// watermark runs between them). As a parallel source, subtask i of P plays
+// every script j with j % P == i, merged by due instant (ties in script
+// order), so no script is left out at any parallelism. In real time the same
+// scripts play against the wall clock.
 //
 // It keeps its position in checkpoints: per script, the next step, the
 // instant the script started and the checkpoint's instant. A script plays on
@@ -52,7 +54,8 @@ class ScriptedSource final : public ParallelSourceFunction<T>, public Checkpoint
   };
   using Script = std::vector<Step>;
 
-  /// One script per parallel subtask; subtasks beyond the last script emit nothing.
+  /// Scripts dealt out to the parallel subtasks: subtask i of P plays every script j with j % P == i
+  /// (so one per subtask when there are P); subtasks beyond the last script emit nothing.
   explicit ScriptedSource(std::vector<Script> scripts) : scripts_(std::move(scripts)) {}
   /// A script for a single subtask.
   static ScriptedSource single(Script script) { return ScriptedSource(std::vector<Script>{std::move(script)}); }
@@ -114,12 +117,14 @@ class ScriptedSource final : public ParallelSourceFunction<T>, public Checkpoint
   void chooseScripts(SourceContext<T>& ctx) {
     cursors_.clear();
     const auto subtask = static_cast<std::size_t>(ctx.getIndexOfThisSubtask());
-    if (!restored_) {
-      if (subtask < scripts_.size()) cursors_.push_back(Cursor{subtask, 0, ctx.currentProcessingTime()});
-      return;
-    }
     const auto parallelism = static_cast<std::size_t>(ctx.getNumberOfParallelSubtasks());
     const Timestamp now = ctx.currentProcessingTime();
+    if (!restored_) {
+      for (std::size_t script = subtask; script < scripts_.size(); script += parallelism) {
+        cursors_.push_back(Cursor{script, 0, now});
+      }
+      return;
+    }
     for (const Position& position : restored_positions_) {
       Cursor cursor = checked(position);
       cursor.start += now - position.checkpoint_at;  // the time the job was down does not count
