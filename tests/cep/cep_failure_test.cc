@@ -28,10 +28,10 @@
 
 #include <fmt/format.h>
 
+#include "support/latest_checkpoint.h"
 #include "support/scratch_directory.h"
 #include "support/shared_collection.h"
 #include "tidemark/core/log.h"
-#include "tidemark/internal/checkpoint/file_checkpoint_storage.h"
 #include "tidemark/tidemark.h"
 
 namespace tidemark {
@@ -226,10 +226,10 @@ TEST_P(CepFailureTest, RestoredAtAnotherParallelismItEndsWithTheMatchesOfTheRunW
       testing_support::SharedCollection matches;
       EXPECT_FALSE(runCep(cep, matches,
                           {.parallelism = from, .failure = point, .restart = false, .storage = storage.path()}));
-      const std::vector<std::int64_t> kept = internal::FileCheckpointStorage(storage.path()).completedCheckpoints();
-      matches.takeBackAfter(kept.empty() ? 0 : kept.back());
+      const std::int64_t kept = testing_support::latestCompletedCheckpoint(storage.path());
+      matches.takeBackAfter(kept);
       RunOptions restored{.parallelism = to, .storage = storage.path()};
-      if (!kept.empty()) restored.restore = storage.path();
+      if (kept > 0) restored.restore = storage.path();
       EXPECT_EQ(runCep(cep, matches, restored), 0u);
       EXPECT_EQ(sorted(matches.lines()), failureFree(cep));
     }

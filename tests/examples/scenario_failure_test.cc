@@ -37,10 +37,10 @@
 #include "s3_late_data.h"
 #include "s4_cep_login_failures.h"
 #include "support/run_program.h"
+#include "support/latest_checkpoint.h"
 #include "support/scratch_directory.h"
 #include "support/shared_collection.h"
 #include "tidemark/core/log.h"
-#include "tidemark/internal/checkpoint/file_checkpoint_storage.h"
 #include "tidemark/tidemark.h"
 
 namespace tidemark {
@@ -322,10 +322,10 @@ TEST_P(ScenarioRescaleTest, RestoredAtAnotherParallelismItEndsWithTheOutputOfThe
       Outputs outputs;
       EXPECT_FALSE(runScenario(scenario, outputs,
                                {.parallelism = from, .failure = point, .restart = false, .storage = storage.path()}));
-      const std::vector<std::int64_t> kept = internal::FileCheckpointStorage(storage.path()).completedCheckpoints();
-      outputs.takeBackAfter(kept.empty() ? 0 : kept.back());
+      const std::int64_t kept = testing_support::latestCompletedCheckpoint(storage.path());
+      outputs.takeBackAfter(kept);
       RunOptions restored{.parallelism = to, .storage = storage.path()};
-      if (!kept.empty()) restored.restore = storage.path();
+      if (kept > 0) restored.restore = storage.path();
       EXPECT_EQ(runScenario(scenario, outputs, restored), 0u);
       EXPECT_EQ(outputs.lines(true), failureFree(scenario, 2));
     }
