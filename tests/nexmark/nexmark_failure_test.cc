@@ -29,10 +29,10 @@
 #include "nexmark/queries/q7_highest_bid.h"
 #include "nexmark/queries/q8_monitor_new_users.h"
 #include "nexmark_test_support.h"
+#include "support/latest_checkpoint.h"
 #include "support/scratch_directory.h"
 #include "support/shared_collection.h"
 #include "tidemark/core/log.h"
-#include "tidemark/internal/checkpoint/file_checkpoint_storage.h"
 
 namespace tidemark::nexmark {
 namespace {
@@ -181,9 +181,9 @@ TEST_P(NexmarkRescaleTest, RestoredAtAnotherParallelismItEndsWithTheOutputOfTheR
                                  .restart = false,
                                  .storage = storage.path()};
       EXPECT_FALSE(runInto(query, failing, collection).has_value());
-      const std::vector<std::int64_t> kept = internal::FileCheckpointStorage(storage.path()).completedCheckpoints();
-      collection.takeBackAfter(kept.empty() ? 0 : kept.back());
-      const QueryOptions restored{.parallelism = to, .storage = storage.path(), .restore = !kept.empty()};
+      const std::int64_t latest = testing_support::latestCompletedCheckpoint(storage.path());
+      collection.takeBackAfter(latest);
+      const QueryOptions restored{.parallelism = to, .storage = storage.path(), .restore = latest != 0};
       EXPECT_EQ(runInto(query, restored, collection), 0u);
       EXPECT_EQ(sortedLines(collection), expected.output);
     }
