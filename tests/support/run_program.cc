@@ -6,8 +6,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -22,13 +24,17 @@ extern char** environ;
 namespace tidemark::testing_support {
 namespace {
 
-std::string tempPath(const char* tag) {
-  char name[] = "/tmp/tidemark-test-XXXXXX";
-  const int fd = ::mkstemp(name);
-  if (fd < 0) throw std::runtime_error("mkstemp failed");
+/// Create a file named `prefix` + six unique characters + `suffix` under the
+/// test temp directory; return its path.
+std::string createUniqueFile(const std::string& prefix, const std::string& suffix) {
+  std::string name = fmt::format("{}{}XXXXXX{}", ::testing::TempDir(), prefix, suffix);
+  const int fd = ::mkstemps(name.data(), static_cast<int>(suffix.size()));
+  if (fd < 0) throw std::runtime_error(fmt::format("cannot create {}: {}", name, std::strerror(errno)));
   ::close(fd);
-  return fmt::format("{}-{}", name, tag);
+  return name;
 }
+
+std::string tempPath(const char* tag) { return createUniqueFile("tidemark-test-", fmt::format("-{}", tag)); }
 
 }  // namespace
 
@@ -158,12 +164,13 @@ std::string examplePath(const std::string& name) { return fmt::format("{}/{}", T
 
 std::string testDataPath(const std::string& name) { return fmt::format("{}/{}", TIDEMARK_TEST_DATA_DIR, name); }
 
-std::string writeTempFile(const std::string& stem, const std::string& content) {
-  const std::string path = fmt::format("{}{}-{}.txt", ::testing::TempDir(), stem, ::getpid());
-  std::ofstream out(path, std::ios::trunc);
+TempFile::TempFile(const std::string& stem, const std::string& content)
+    : path_(createUniqueFile(stem + "-", ".txt")) {
+  std::ofstream out(path_, std::ios::trunc);
   out << content;
-  if (!out) throw std::runtime_error("cannot write " + path);
-  return path;
+  if (!out) throw std::runtime_error("cannot write " + path_);
 }
+
+TempFile::~TempFile() { std::remove(path_.c_str()); }
 
 }  // namespace tidemark::testing_support
