@@ -168,7 +168,10 @@ TempFile::TempFile(const std::string& stem, const std::string& content)
     : path_(createUniqueFile(stem + "-", ".txt")) {
   std::ofstream out(path_, std::ios::trunc);
   out << content;
-  if (!out) throw std::runtime_error("cannot write " + path_);
+  if (!out) {
+    std::remove(path_.c_str());  // the destructor does not run for a constructor that throws
+    throw std::runtime_error("cannot write " + path_);
+  }
 }
 
 TempFile::~TempFile() { std::remove(path_.c_str()); }
