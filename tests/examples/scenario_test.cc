@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "support/run_program.h"
+#include "support/scratch_directory.h"
 
 namespace tidemark {
 namespace {
@@ -121,8 +122,9 @@ TEST(ScenarioArguments, HelpExitsWith0) {
 }
 
 TEST(ScenarioArguments, S3MalformedLineNamesTheParseOperatorAndTheLine) {
-  const testing_support::TempFile script("s3-bad-script", "1000,Alice,./home,1000\n2000,Alice,./home,x\n");
-  const auto result = runProgram(examplePath("s3_late_data"), {"--simulated", "--script", script.path()});
+  const testing_support::ScratchDirectory scratch("scenario-arguments");
+  const std::string script = scratch.writeFile("s3-bad-script.txt", "1000,Alice,./home,1000\n2000,Alice,./home,x\n");
+  const auto result = runProgram(examplePath("s3_late_data"), {"--simulated", "--script", script});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.err.find("'parse'"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("Alice,./home,x"), std::string::npos) << result.err;
@@ -143,10 +145,11 @@ TEST(ScenarioArguments, S4BadVariantIsRejectedWithTheAllowedValues) {
 }
 
 TEST(ScenarioArguments, S4LineWithoutTimestampNamesTheParseOperatorAndTheLine) {
-  const testing_support::TempFile script("s4-short-line",
-                                         "1000,user_1,192.168.0.1,fail,2000\n"
-                                         "2000,user_1,192.168.0.2,fail\n");
-  const auto result = runProgram(examplePath("s4_cep_login_failures"), {"--simulated", "--script", script.path()});
+  const testing_support::ScratchDirectory scratch("scenario-arguments");
+  const std::string script = scratch.writeFile("s4-short-line.txt",
+                                               "1000,user_1,192.168.0.1,fail,2000\n"
+                                               "2000,user_1,192.168.0.2,fail\n");
+  const auto result = runProgram(examplePath("s4_cep_login_failures"), {"--simulated", "--script", script});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.err.find("'parse'"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("user_1,192.168.0.2,fail"), std::string::npos) << result.err;
@@ -155,10 +158,11 @@ TEST(ScenarioArguments, S4LineWithoutTimestampNamesTheParseOperatorAndTheLine) {
 }
 
 TEST(ScenarioArguments, S4BadTimestampNamesTheParseOperatorAndTheLine) {
-  const testing_support::TempFile script("s4-bad-timestamp",
-                                         "1000,user_1,192.168.0.1,fail,2000\n"
-                                         "2000,user_1,192.168.0.2,fail,3s\n");
-  const auto result = runProgram(examplePath("s4_cep_login_failures"), {"--simulated", "--script", script.path()});
+  const testing_support::ScratchDirectory scratch("scenario-arguments");
+  const std::string script = scratch.writeFile("s4-bad-timestamp.txt",
+                                               "1000,user_1,192.168.0.1,fail,2000\n"
+                                               "2000,user_1,192.168.0.2,fail,3s\n");
+  const auto result = runProgram(examplePath("s4_cep_login_failures"), {"--simulated", "--script", script});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.err.find("'parse'"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("user_1,192.168.0.2,fail,3s"), std::string::npos) << result.err;
@@ -170,12 +174,13 @@ TEST(ScenarioArguments, S4LateFailureArrivingBeforeTheWatermarkIsMatched) {
   // Variant b's late failure (4000), sent in the same instant as the 8000
   // line: no watermark has passed 4000 yet, so it is matched in timestamp
   // order and makes two overlapping runs of three failures.
-  const testing_support::TempFile script(
-      "s4-not-late",
+  const testing_support::ScratchDirectory scratch("scenario-arguments");
+  const std::string script = scratch.writeFile(
+      "s4-not-late.txt",
       "1000,user_1,192.168.0.1,fail,2000\n2000,user_1,192.168.0.2,fail,3000\n3000,user_2,192.168.1.29,fail,4000\n"
       "4000,user_1,171.56.23.10,fail,5000\n5000,user_2,192.168.1.29,fail,7000\n6000,user_2,192.168.1.29,fail,8000\n"
       "6000,user_1,192.168.0.3,fail,4000\n7000,user_2,192.168.1.29,success,6000\n");
-  const auto result = runProgram(examplePath("s4_cep_login_failures"), {"--simulated", "--script", script.path()});
+  const auto result = runProgram(examplePath("s4_cep_login_failures"), {"--simulated", "--script", script});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out,
             "alert> user_1 failed to log in 3 times in a row: 2000, 3000, 4000\n"

@@ -24,17 +24,15 @@ extern char** environ;
 namespace tidemark::testing_support {
 namespace {
 
-/// Create a file named `prefix` + six unique characters + `suffix` under the
-/// test temp directory; return its path.
-std::string createUniqueFile(const std::string& prefix, const std::string& suffix) {
-  std::string name = fmt::format("{}{}XXXXXX{}", ::testing::TempDir(), prefix, suffix);
-  const int fd = ::mkstemps(name.data(), static_cast<int>(suffix.size()));
+/// A new empty file under the test temp directory, its name unique and ending
+/// in "-tag"; the program's output goes there.
+std::string tempPath(const char* tag) {
+  std::string name = fmt::format("{}tidemark-test-XXXXXX-{}", ::testing::TempDir(), tag);
+  const int fd = ::mkstemps(name.data(), static_cast<int>(std::strlen(tag)) + 1);
   if (fd < 0) throw std::runtime_error(fmt::format("cannot create {}: {}", name, std::strerror(errno)));
   ::close(fd);
   return name;
 }
-
-std::string tempPath(const char* tag) { return createUniqueFile("tidemark-test-", fmt::format("-{}", tag)); }
 
 }  // namespace
 
@@ -163,17 +161,5 @@ ProgramResult RunningProgram::wait() {
 std::string examplePath(const std::string& name) { return fmt::format("{}/{}", TIDEMARK_EXAMPLES_DIR, name); }
 
 std::string testDataPath(const std::string& name) { return fmt::format("{}/{}", TIDEMARK_TEST_DATA_DIR, name); }
-
-TempFile::TempFile(const std::string& stem, const std::string& content)
-    : path_(createUniqueFile(stem + "-", ".txt")) {
-  std::ofstream out(path_, std::ios::trunc);
-  out << content;
-  if (!out) {
-    std::remove(path_.c_str());  // the destructor does not run for a constructor that throws
-    throw std::runtime_error("cannot write " + path_);
-  }
-}
-
-TempFile::~TempFile() { std::remove(path_.c_str()); }
 
 }  // namespace tidemark::testing_support

@@ -51,19 +51,4 @@ std::string examplePath(const std::string& name);
 /// The path of a file under tests/data.
 std::string testDataPath(const std::string& name);
 
-/// A fresh file under the test temp directory holding `content`, removed with
-/// this object. Its name is unique (ctest runs tests in parallel).
-class TempFile {
- public:
-  TempFile(const std::string& stem, const std::string& content);
-  ~TempFile();
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 }  // namespace tidemark::testing_support
